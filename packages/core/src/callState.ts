@@ -1,0 +1,72 @@
+import { createAccess, type CreateAccessOptions } from './createAccess.js';
+import type { ResolveOptions } from './resolvePath.js';
+import { resolvePath } from './resolvePath.js';
+import type { Access, CallContext, Finding, MatchedRule, Op, PromptFinding, ResolvedPath, ToolCall } from './types.js';
+
+/**
+ * What a plugin sees of one call in progress. It lives for one call only: resolutions are memoised here
+ * and nowhere else, because a symlink can change between two calls.
+ */
+export interface CallState {
+  readonly id: string;
+  readonly call: ToolCall;
+  readonly ctx: CallContext;
+  /** Accesses collected so far (final once `beforeToolCall` runs). */
+  readonly accesses: readonly Access[];
+  /** Prompt findings recorded so far. */
+  readonly prompts: readonly PromptFinding[];
+  readonly matched: readonly MatchedRule[];
+  /** Per-session storage, invisible to every other session. Namespace keys by plugin name. */
+  readonly session: Map<string, unknown>;
+  /** Record a prompt finding: the call goes to a human unless something denies it. */
+  prompt(finding: Omit<Finding, 'action'> & { action?: Finding['action'] }): void;
+  /** Record a rule that matched, for explain and audit. */
+  match(rule: MatchedRule): void;
+  /** `resolvePath` against this call's context, memoised for the duration of the call. */
+  resolve(raw: string, options?: ResolveOptions): ResolvedPath;
+  /** Builds an `Access` for `raw` (resolved against this call's context). */
+  access(raw: string, op: Op, options: CreateAccessOptions): Access;
+}
+
+export class CallStateImpl implements CallState {
+  readonly id: string;
+  readonly call: ToolCall;
+  readonly ctx: CallContext;
+  readonly session: Map<string, unknown>;
+  accesses: readonly Access[] = [];
+  readonly prompts: PromptFinding[] = [];
+  readonly matched: MatchedRule[] = [];
+  /** The plugin whose tap is running (series hooks run one tap at a time). */
+  activePlugin = 'core';
+  #cache: Map<string, ResolvedPath> | undefined;
+
+  constructor(id: string, call: ToolCall, ctx: CallContext, session: Map<string, unknown>) {
+    this.id = id;
+    this.call = call;
+    this.ctx = ctx;
+    this.session = session;
+  }
+
+  prompt(finding: Omit<Finding, 'action'> & { action?: Finding['action'] }): void {
+    this.prompts.push({ ...finding, action: 'prompt', plugin: finding.plugin ?? this.activePlugin });
+  }
+
+  match(rule: MatchedRule): void {
+    this.matched.push(rule);
+  }
+
+  resolve(raw: string, options?: ResolveOptions): ResolvedPath {
+    const key = options ? `${options.followFinal === false ? 'L' : 'F'}${options.tilde === false ? 't' : 'T'}${options.vars === false ? 'v' : 'V'}\0${raw}` : `FTV\0${raw}`;
+    this.#cache ??= new Map();
+    let hit = this.#cache.get(key);
+    if (hit === undefined) {
+      hit = resolvePath(raw, this.ctx, options);
+      this.#cache.set(key, hit);
+    }
+    return hit;
+  }
+
+  access(raw: string, op: Op, options: CreateAccessOptions): Access {
+    return createAccess(raw, op, this.ctx, options, this.resolve(raw, options));
+  }
+}

@@ -1,0 +1,394 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { CallStateImpl } from './callState.js';
+import { type Disclosure, buildEnvelope } from './envelope.js';
+import { ToolCallRejectedError, ToolgateError, describeValue } from './errors.js';
+import {
+  type GuardHooks,
+  type HookTimeouts,
+  type PluginHooks,
+  createHooks,
+  createPluginHooks,
+  interceptHooks,
+} from './hooks.js';
+import { PluginFailure } from './pluginFailure.js';
+import { Stage } from './stages.js';
+import type {
+  Access,
+  ApprovalOutcome,
+  CallContext,
+  Decision,
+  DescribeContext,
+  Finding,
+  PromptRequest,
+  RejectionEnvelope,
+  ToolCall,
+  ToolDescriptor,
+  Verdict,
+  Violation,
+} from './types.js';
+import { validateContext } from './validateContext.js';
+
+/** What a plugin is handed besides its hooks. */
+export interface PluginApi {
+  /** The guard's disclosure setting, for plugins that build their own messages. */
+  readonly disclosure: Disclosure;
+  /** Emit an event on `guard.events` (counters, warnings, delivery failures). */
+  emit(event: string, payload: unknown): void;
+}
+
+/** A plugin: a name and a function that taps hooks. Factories validate options and compile before returning one. */
+export interface GuardPlugin {
+  readonly name: string;
+  apply(hooks: PluginHooks, api: PluginApi): void;
+}
+
+export interface GuardOptions {
+  plugins?: readonly GuardPlugin[];
+  /** Whether rejection envelopes reveal the allowed roots (default `full`). */
+  disclosure?: Disclosure;
+  /** What an access that cannot be determined with certainty gets (default `deny`; never allow). */
+  uncertain?: 'deny' | 'prompt';
+  /** What a call that touches paths gets when no policy plugin is installed (default `deny`). */
+  unguarded?: 'deny' | 'prompt' | 'allow';
+  /** Per-hook bounds in milliseconds. */
+  timeouts?: Partial<HookTimeouts>;
+}
+
+export interface CheckOptions {
+  /** `false`: do not ask anyone; a prompt verdict is returned as `action: 'prompt'` (CLI `check`, dry runs). */
+  resolvePrompts?: boolean;
+}
+
+export type OnDeny = 'return' | 'throw';
+
+export interface WrapOptions {
+  /** On deny, resolve with the rejection envelope (default) or throw a `ToolCallRejectedError`. */
+  onDeny?: OnDeny;
+}
+
+/** A guard bound to one session's context. */
+export interface SessionGuard {
+  readonly ctx: CallContext;
+  check(call: ToolCall, options?: CheckOptions): Promise<Decision>;
+  wrap<A extends Record<string, unknown>, R>(
+    tool: string,
+    fn: (args: A, ctx: CallContext) => R | Promise<R>,
+    options?: WrapOptions,
+  ): (args: A) => Promise<R | RejectionEnvelope>;
+  describeTools(tools: readonly ToolDescriptor[]): ToolDescriptor[];
+  /** Forget this session's state (grants, confirmations). */
+  end(): void;
+}
+
+export interface Guard {
+  /** Names of the installed plugins, in the order they were added. */
+  readonly plugins: readonly string[];
+  /** `plugin-error` (a decision failed closed), `observer-error`, and whatever plugins emit. */
+  readonly events: EventEmitter;
+  /** True once the guard has served its first call; no plugin can be added after that. */
+  readonly frozen: boolean;
+  use(plugin: GuardPlugin): Guard;
+  check(call: ToolCall, ctx: CallContext, options?: CheckOptions): Promise<Decision>;
+  session(ctx: CallContext): SessionGuard;
+  endSession(sessionId: string): void;
+  wrap<A extends Record<string, unknown>, R>(
+    tool: string,
+    fn: (args: A, ctx: CallContext) => R | Promise<R>,
+    options?: WrapOptions,
+  ): (args: A, ctx: CallContext) => Promise<R | RejectionEnvelope>;
+  describeTools(tools: readonly ToolDescriptor[], ctx?: DescribeContext): ToolDescriptor[];
+}
+
+const DEFAULT_TIMEOUTS: HookTimeouts = { collectAccesses: 2_000, beforeToolCall: 2_000, onPrompt: 300_000, observers: 1_000 };
+const OPTION_KEYS = new Set(['plugins', 'disclosure', 'uncertain', 'unguarded', 'timeouts']);
+
+function invalidOption(field: string, value: unknown, expected: string): ToolgateError {
+  return new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', `createGuard: option ${field} must be ${expected}, got ${describeValue(value)}`, { field });
+}
+
+function checkOptions(options: GuardOptions): HookTimeouts {
+  if (options === null || typeof options !== 'object') throw invalidOption('(options)', options, 'an object');
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) throw invalidOption(key, (options as Record<string, unknown>)[key], `one of ${[...OPTION_KEYS].join(', ')} (unknown option)`);
+  }
+  if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw invalidOption('plugins', options.plugins, 'an array');
+  if (options.disclosure !== undefined && options.disclosure !== 'full' && options.disclosure !== 'redacted') {
+    throw invalidOption('disclosure', options.disclosure, '"full" or "redacted"');
+  }
+  if (options.uncertain !== undefined && options.uncertain !== 'deny' && options.uncertain !== 'prompt') {
+    throw invalidOption('uncertain', options.uncertain, '"deny" or "prompt"');
+  }
+  if (options.unguarded !== undefined && !['deny', 'prompt', 'allow'].includes(options.unguarded)) {
+    throw invalidOption('unguarded', options.unguarded, '"deny", "prompt" or "allow"');
+  }
+  const timeouts = { ...DEFAULT_TIMEOUTS };
+  for (const [key, value] of Object.entries(options.timeouts ?? {})) {
+    if (!(key in DEFAULT_TIMEOUTS)) throw invalidOption(`timeouts.${key}`, value, `one of ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}`);
+    if (typeof value !== 'number' || !(value > 0)) throw invalidOption(`timeouts.${key}`, value, 'a positive number of milliseconds');
+    timeouts[key as keyof HookTimeouts] = value;
+  }
+  return timeouts;
+}
+
+function pluginErrorFinding(failure: PluginFailure): Finding {
+  return { action: 'deny', code: 'PLUGIN_ERROR', reason: failure.message, plugin: failure.plugin };
+}
+
+function freezeDecision(decision: Decision): Decision {
+  Object.freeze(decision.reasons);
+  Object.freeze(decision.matched);
+  Object.freeze(decision.accesses);
+  if (decision.envelope) Object.freeze(decision.envelope);
+  return Object.freeze(decision);
+}
+
+/**
+ * Creates a guard from a stack of plugins. Plugins are applied in order, but taps run in the order their
+ * declared stages say. The guard freezes on its first call.
+ *
+ * @example
+ * ```ts
+ * import { createGuard } from '@toolgate/core';
+ * const guard = createGuard({ plugins: [myPolicy()] });
+ * const decision = await guard.check({ tool: 'read_file', args: { path: '~/.ssh/id_rsa' } }, ctx);
+ * if (decision.action !== 'allow') return decision.envelope;
+ * ```
+ */
+export function createGuard(options: GuardOptions = {}): Guard {
+  const timeouts = checkOptions(options);
+  const disclosure: Disclosure = options.disclosure ?? 'full';
+  const uncertainAction = options.uncertain ?? 'deny';
+  const unguarded = options.unguarded ?? 'deny';
+  const events = new EventEmitter();
+  const hooks: GuardHooks = createHooks();
+  const names: string[] = [];
+  const sessions = new Map<string, Map<string, unknown>>();
+  let frozen = false;
+  let hasPolicy = false;
+
+  const report = (event: string, payload: unknown) => {
+    // An observer of events that throws must not break the guard either.
+    try {
+      events.emit(event, payload);
+    } catch {
+      /* swallowed on purpose: events are diagnostics */
+    }
+  };
+  interceptHooks(hooks, timeouts, (failure) => report('observer-error', failure));
+  const assertOpen = () => {
+    if (frozen) throw new ToolgateError('TOOLGATE_ERR_FROZEN', 'the guard has served a call: plugins and taps can no longer be added');
+  };
+  const api: PluginApi = Object.freeze({ disclosure, emit: report });
+
+  // Core's own judges. Uncertain accesses are never allowed (invariant 2), whatever plugins say.
+  hooks.beforeToolCall.tap({ name: 'core', stage: Stage.FIRST }, (_call, state) => {
+    for (const access of state.accesses) {
+      if (access.certain) continue;
+      const finding: Finding = {
+        action: uncertainAction,
+        code: 'PATH_UNCERTAIN',
+        reason: `cannot determine the path ${JSON.stringify(access.raw)} with certainty: ${access.reason ?? 'unknown'}`,
+        access,
+      };
+      if (uncertainAction === 'deny') return finding;
+      state.prompt(finding);
+    }
+    return undefined;
+  });
+  hooks.beforeToolCall.tap({ name: 'core', stage: Stage.LAST }, (_call, state) => {
+    if (hasPolicy || unguarded === 'allow' || state.accesses.length === 0) return undefined;
+    const access = state.accesses[0];
+    return {
+      action: unguarded,
+      code: 'NO_POLICY',
+      reason: 'the call touches paths and no policy is configured',
+      ...(access ? { access } : {}),
+    };
+  });
+
+  const use = (plugin: GuardPlugin): Guard => {
+    assertOpen();
+    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || plugin.name === '' || typeof plugin.apply !== 'function') {
+      throw new ToolgateError('TOOLGATE_ERR_INVALID_PLUGIN', `a plugin must be an object with a non-empty name and an apply() function, got ${describeValue(plugin)}`);
+    }
+    if (plugin.name === 'core' || names.includes(plugin.name)) {
+      throw new ToolgateError('TOOLGATE_ERR_DUPLICATE_PLUGIN', `a plugin named "${plugin.name}" is already installed`, { plugin: plugin.name });
+    }
+    plugin.apply(createPluginHooks(hooks, plugin.name, assertOpen), api);
+    names.push(plugin.name);
+    return guard;
+  };
+
+  const freeze = () => {
+    if (frozen) return;
+    frozen = true;
+    hasPolicy = hooks.beforeToolCall.taps.some((t) => t.name !== 'core');
+  };
+
+  const sessionStore = (sessionId: string) => {
+    let store = sessions.get(sessionId);
+    if (!store) {
+      store = new Map();
+      sessions.set(sessionId, store);
+    }
+    return store;
+  };
+
+  const failClosed = (error: unknown): Finding => {
+    const failure = error instanceof PluginFailure ? error : new PluginFailure('core', 'check', 'threw', String(error), error);
+    report('plugin-error', failure);
+    return pluginErrorFinding(failure);
+  };
+
+  async function check(call: ToolCall, ctx: CallContext, checkOpts: CheckOptions = {}): Promise<Decision> {
+    validateContext(ctx);
+    freeze();
+    const id = randomUUID();
+    const time = Date.now();
+    const tool = call !== null && typeof call === 'object' && typeof call.tool === 'string' ? call.tool : '';
+    const state = new CallStateImpl(id, call, ctx, sessionStore(ctx.sessionId));
+    let deny: Finding | undefined;
+
+    if (tool === '' || call.args === null || typeof call.args !== 'object' || Array.isArray(call.args)) {
+      deny = { action: 'deny', code: 'INVALID_CALL', reason: `malformed tool call: ${tool === '' ? 'missing tool name' : 'args must be an object'}` };
+    } else {
+      try {
+        const accesses = hooks.collectAccesses.isUsed() ? await hooks.collectAccesses.promise([], call, state) : [];
+        state.accesses = Object.freeze(accesses);
+        deny = (await hooks.beforeToolCall.promise(call, state)) ?? undefined;
+      } catch (error) {
+        deny = failClosed(error);
+      }
+    }
+
+    const verdict: Verdict = deny ? 'deny' : state.prompts.length > 0 ? 'prompt' : 'allow';
+    let action: Verdict = verdict;
+    let approval: ApprovalOutcome | undefined;
+    if (verdict === 'prompt' && checkOpts.resolvePrompts !== false) {
+      const request: PromptRequest = { id, call, ctx, findings: [...state.prompts], accesses: [...state.accesses] };
+      const first = state.prompts[0]!;
+      try {
+        const answer = hooks.onPrompt.isUsed() ? await hooks.onPrompt.promise(request, state) : undefined;
+        if (answer === undefined) {
+          deny = { ...first, action: 'deny', code: 'PROMPT_UNANSWERED', reason: 'approval required, and no approver answered', plugin: 'core' };
+        } else {
+          approval = { approved: answer.approved, by: answer.by ?? 'unknown', ...(answer.reason ? { reason: answer.reason } : {}), ...(answer.grant === undefined ? {} : { grant: answer.grant }) };
+          if (!answer.approved) {
+            deny = { ...first, action: 'deny', code: answer.code ?? 'PROMPT_DENIED', reason: answer.reason ?? 'approval denied', plugin: answer.by ?? first.plugin };
+          }
+        }
+      } catch (error) {
+        const finding = failClosed(error);
+        deny = error instanceof PluginFailure && error.kind === 'timeout'
+          ? { ...first, action: 'deny', code: 'PROMPT_TIMEOUT', reason: `approval timed out: ${error.message}`, plugin: error.plugin }
+          : finding;
+      }
+      action = deny ? 'deny' : 'allow';
+    }
+
+    const reasons: Finding[] = deny ? [deny, ...state.prompts] : [...state.prompts];
+    const decision: Decision = {
+      id,
+      action,
+      verdict,
+      tool,
+      sessionId: ctx.sessionId,
+      agentId: ctx.agentId,
+      reasons,
+      accesses: state.accesses as Access[],
+      matched: state.matched,
+      time,
+      ...(approval ? { approval } : {}),
+      ...(action === 'deny' && deny ? { envelope: buildEnvelope(deny, tool, id, disclosure) } : {}),
+    };
+    freezeDecision(decision);
+
+    // Observers run after the verdict, on a frozen decision; their taps never throw and are time-bounded.
+    const observe: Promise<void>[] = [];
+    if (hooks.onDecision.isUsed()) observe.push(hooks.onDecision.promise(decision, call, ctx));
+    if (action === 'deny' && deny && hooks.onViolation.isUsed()) {
+      const violation: Violation = Object.freeze({ decision, call, ctx, finding: deny });
+      observe.push(hooks.onViolation.promise(violation));
+    }
+    if (observe.length > 0) await Promise.all(observe);
+    return decision;
+  }
+
+  function wrap<A extends Record<string, unknown>, R>(
+    tool: string,
+    fn: (args: A, ctx: CallContext) => R | Promise<R>,
+    wrapOpts: WrapOptions = {},
+  ): (args: A, ctx: CallContext) => Promise<R | RejectionEnvelope> {
+    if (typeof tool !== 'string' || tool === '') throw invalidOption('wrap(tool)', tool, 'a non-empty tool name');
+    if (typeof fn !== 'function') throw invalidOption('wrap(fn)', fn, 'a function');
+    const onDeny = wrapOpts.onDeny ?? 'return';
+    if (onDeny !== 'return' && onDeny !== 'throw') throw invalidOption('wrap.onDeny', onDeny, '"return" or "throw"');
+    return async (args: A, ctx: CallContext) => {
+      const call = { tool, args };
+      const decision = await check(call, ctx);
+      if (decision.action !== 'allow') {
+        const envelope = decision.envelope!;
+        if (onDeny === 'throw') throw new ToolCallRejectedError(decision, envelope);
+        return envelope;
+      }
+      try {
+        const result = await fn(args, ctx);
+        if (hooks.afterToolCall.isUsed()) await hooks.afterToolCall.promise({ call, ctx, decision, result });
+        return result;
+      } catch (error) {
+        if (hooks.afterToolCall.isUsed()) await hooks.afterToolCall.promise({ call, ctx, decision, error });
+        throw error;
+      }
+    };
+  }
+
+  function describeTools(tools: readonly ToolDescriptor[], ctx: DescribeContext = {}): ToolDescriptor[] {
+    if (!Array.isArray(tools)) throw invalidOption('describeTools(tools)', tools, 'an array of tool descriptors');
+    freeze();
+    const copy = tools.map((t) => ({ ...t }));
+    if (!hooks.describeTools.isUsed()) return copy;
+    try {
+      return hooks.describeTools.call(copy, ctx);
+    } catch (error) {
+      // Listing tools is not a decision: calls are still checked one by one. Report and show them unchanged.
+      report('plugin-error', error);
+      return tools.map((t) => ({ ...t }));
+    }
+  }
+
+  const guard: Guard = {
+    get plugins() {
+      return [...names];
+    },
+    events,
+    get frozen() {
+      return frozen;
+    },
+    use,
+    check,
+    session(ctx: CallContext): SessionGuard {
+      validateContext(ctx);
+      const bound = Object.freeze({ ...ctx });
+      return {
+        ctx: bound,
+        check: (call, checkOpts) => check(call, bound, checkOpts),
+        wrap: (tool, fn, wrapOpts) => {
+          const wrapped = wrap(tool, fn, wrapOpts);
+          return (args) => wrapped(args, bound);
+        },
+        describeTools: (tools) => describeTools(tools, bound),
+        end: () => {
+          sessions.delete(bound.sessionId);
+        },
+      };
+    },
+    endSession(sessionId: string) {
+      sessions.delete(sessionId);
+    },
+    wrap,
+    describeTools,
+  };
+  for (const plugin of options.plugins ?? []) use(plugin);
+  return guard;
+}

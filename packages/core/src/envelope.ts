@@ -1,0 +1,39 @@
+import type { Finding, RejectionEnvelope } from './types.js';
+
+export type Disclosure = 'full' | 'redacted';
+
+const DEFAULT_HINTS: Record<string, string> = {
+  PATH_DENIED: 'Use a path under one of the allowed roots, or ask the user.',
+  PATH_UNCERTAIN: 'Use a literal absolute path without variables, substitutions or globs, or ask the user.',
+  PATH_TRAVERSAL: 'Use a path without ".." components.',
+  SHELL_UNCERTAIN: 'Rewrite the command with literal paths and without substitutions, or ask the user.',
+  SHELL_METACHARACTER: 'Run the command without $(), backticks, <(), <<<, eval or source.',
+  PROMPT_DENIED: 'The user declined this operation; do not retry it. Ask the user what to do instead.',
+  PROMPT_TIMEOUT: 'Nobody approved the operation in time; ask the user before retrying.',
+  PROMPT_UNANSWERED: 'This operation needs approval that is not available here; ask the user.',
+  SESSION_CANCELLED: 'The user cancelled this session; stop and report back.',
+  PLUGIN_ERROR: 'The guard could not evaluate this call; report the error to the user.',
+  UNKNOWN_TOOL: 'This tool is not known to the guard; use a known file tool or ask the user.',
+  NO_POLICY: 'No policy is configured for file access; ask the user to configure one.',
+  INVALID_CALL: 'Send the tool call with a tool name and an object of arguments.',
+};
+
+/**
+ * The rejection envelope the model sees (ARCHITECTURE.md). With `disclosure: 'redacted'` the allowed roots
+ * are not revealed, so a probing model learns only that its path was refused.
+ */
+export function buildEnvelope(finding: Finding, tool: string, decisionId: string, disclosure: Disclosure): RejectionEnvelope {
+  const access = finding.access;
+  const envelope: RejectionEnvelope = {
+    error: `Tool call rejected: ${finding.reason}`,
+    code: finding.code,
+    tool_name: tool,
+    ...(access ? { path: access.realPath ?? access.path, operation: access.op } : {}),
+    ...(disclosure === 'full' && finding.allowedPaths && finding.allowedPaths.length > 0
+      ? { allowed_paths: [...finding.allowedPaths] }
+      : {}),
+    hint: finding.hint ?? DEFAULT_HINTS[finding.code] ?? 'Ask the user how to proceed.',
+    decision_id: decisionId,
+  };
+  return envelope;
+}

@@ -1,0 +1,38 @@
+/** A plugin broke its contract on a hook: threw, rejected, timed out, or returned something invalid. */
+export class PluginFailure extends Error {
+  readonly plugin: string;
+  readonly hook: string;
+  readonly kind: 'threw' | 'timeout' | 'invalid';
+
+  constructor(plugin: string, hook: string, kind: 'threw' | 'timeout' | 'invalid', detail: string, cause?: unknown) {
+    super(`plugin "${plugin}" ${kind === 'timeout' ? 'timed out' : kind === 'invalid' ? 'returned an invalid value' : 'failed'} in hook ${hook}: ${detail}`, cause === undefined ? undefined : { cause });
+    this.name = 'PluginFailure';
+    this.plugin = plugin;
+    this.hook = hook;
+    this.kind = kind;
+  }
+}
+
+export function toPluginFailure(plugin: string, hook: string, error: unknown): PluginFailure {
+  if (error instanceof PluginFailure) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new PluginFailure(plugin, hook, 'threw', detail, error);
+}
+
+/** Races `promise` against a timer; the timer is cleared either way so it never keeps the process alive. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  if (!Number.isFinite(ms)) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(onTimeout()), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,175 @@
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { posix } from 'node:path';
+import { ToolgateError, describeValue } from './errors.js';
+import { type ExpandContext, type ExpandOptions, expandPath } from './expandPath.js';
+import type { ResolvedPath, SymlinkHop } from './types.js';
+
+export interface ResolveOptions extends ExpandOptions {
+  /**
+   * Follow a symlink in the last component (default true). `false` is for operations on the link itself —
+   * delete, rename, `ln -sf` over it — which touch the link, not its target. A trailing `/` always follows,
+   * as the kernel does.
+   */
+  followFinal?: boolean;
+}
+
+/** The kernel's limit on symlinks followed in one lookup (Linux MAXSYMLINKS). */
+const MAX_LINKS = 40;
+const PROC_PID = /^(?:\d+|self|thread-self)$/;
+// Magic links that name *a process's own* state: they resolve differently in the tool's process than in
+// ours, so what they point at cannot be known here. `root` is followed (it is `/` outside a chroot).
+const PROC_MAGIC = new Set(['cwd', 'exe', 'fd', 'map_files', 'fdinfo', 'ns']);
+
+function assertRaw(raw: unknown): asserts raw is string {
+  if (typeof raw !== 'string') {
+    throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', `path must be a string, got ${describeValue(raw)}`, { raw });
+  }
+  if (raw.length === 0) throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', 'path must not be empty', { raw });
+  if (raw.includes('\0')) {
+    throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', `path contains a NUL byte: ${describeValue(raw)}`, { raw });
+  }
+}
+
+interface Walk {
+  real: string | null;
+  exists: boolean;
+  reason?: string;
+}
+
+function isProcMagic(out: readonly string[], component: string): boolean {
+  if (out[0] !== 'proc' || !PROC_MAGIC.has(component)) return false;
+  if (out.length === 2) return PROC_PID.test(out[1]!);
+  return out.length === 4 && PROC_PID.test(out[1]!) && out[2] === 'task' && /^\d+$/.test(out[3]!);
+}
+
+/**
+ * Resolves `full` (absolute, unnormalised) component by component the way the kernel does: a symlink is
+ * followed before a later `..` is applied, so `sub/../x` with `sub -> /elsewhere/dir` is `/elsewhere/x`.
+ * A tail that does not exist yet is appended under its nearest existing ancestor; a dangling link resolves
+ * to where its target would be created.
+ */
+function walk(full: string, hops: SymlinkHop[]): Walk {
+  const pending = full.split('/').reverse();
+  const out: string[] = [];
+  // Index in `out` of the first component that does not exist; -1 while everything so far exists.
+  let missingAt = -1;
+  let links = 0;
+  while (pending.length > 0) {
+    const c = pending.pop()!;
+    if (c === '' || c === '.') continue;
+    if (c === '..') {
+      out.pop();
+      // Back above the missing part (`new/../link/x`): existing components are looked up again.
+      if (missingAt !== -1 && out.length <= missingAt) missingAt = -1;
+      continue;
+    }
+    if (missingAt !== -1) {
+      out.push(c);
+      continue;
+    }
+    if (isProcMagic(out, c)) {
+      return { real: null, exists: false, reason: `/${[...out, c].join('/')} names a process's own state` };
+    }
+    const candidate = `/${out.length > 0 ? `${out.join('/')}/` : ''}${c}`;
+    let isLink = false;
+    let isDir = false;
+    try {
+      const st = lstatSync(candidate);
+      isLink = st.isSymbolicLink();
+      isDir = st.isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        missingAt = out.length;
+        out.push(c);
+        continue;
+      }
+      return { real: null, exists: false, reason: `cannot inspect ${candidate} (${code ?? 'error'})` };
+    }
+    if (isLink) {
+      if (++links > MAX_LINKS) return { real: null, exists: false, reason: `too many levels of symbolic links at ${candidate} (loop)` };
+      let target: string;
+      try {
+        target = readlinkSync(candidate);
+      } catch (error) {
+        return { real: null, exists: false, reason: `cannot read link ${candidate} (${(error as NodeJS.ErrnoException).code})` };
+      }
+      hops.push({ link: candidate, target });
+      if (target.startsWith('/')) out.length = 0;
+      const parts = target.split('/');
+      for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
+      continue;
+    }
+    // A file in the middle of a path: the kernel answers ENOTDIR, nothing beneath it exists.
+    if (!isDir && pending.some((p) => p !== '' && p !== '.')) missingAt = out.length + 1;
+    out.push(c);
+  }
+  return { real: `/${out.join('/')}`, exists: missingAt === -1 };
+}
+
+function resolveFull(full: string, lexical: string, hops: SymlinkHop[]): Walk {
+  // Fast path: one realpath(3) call (kernel semantics, dentry cache) when the path exists and no symlink or
+  // `..` is involved. Anything else takes the component walk, which also records the hops.
+  if (!full.includes('/..')) {
+    try {
+      const real = realpathSync.native(full);
+      if (real === lexical) return { real, exists: true };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+        return { real: null, exists: false, reason: `too many levels of symbolic links in ${full} (loop)` };
+      }
+    }
+  }
+  return walk(full, hops);
+}
+
+/**
+ * Resolves a raw path from a tool call to the path the operation really touches, with the kernel's
+ * semantics (ARCHITECTURE.md invariant 4). Never cached across calls: a link can change between two calls.
+ *
+ * @example
+ * ```ts
+ * import { resolvePath } from '@toolgate/core';
+ * const r = resolvePath('~/notes/../.ssh/id_rsa', { cwd: '/ws', workspace: '/ws', home: '/home/u', env: {} });
+ * // r.lexical === '/home/u/.ssh/id_rsa'; r.real is where it lands after symlinks; r.certain === true
+ * ```
+ */
+export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOptions = {}): ResolvedPath {
+  assertRaw(raw);
+  const expansion = expandPath(raw, ctx, options);
+  const expanded = expansion.value;
+  const full = expanded.startsWith('/') ? expanded : `${ctx.cwd}/${expanded}`;
+  const lexical = posix.resolve(full);
+  const hops: SymlinkHop[] = [];
+  if (!expansion.certain) {
+    return { raw, expanded, lexical, real: null, certain: false, reason: expansion.reason!, hops, exists: false };
+  }
+
+  let result: Walk;
+  const trailingSlash = full.endsWith('/');
+  const base = posix.basename(full);
+  if (options.followFinal === false && !trailingSlash && base !== '.' && base !== '..' && lexical !== '/') {
+    const parent = resolveFull(posix.dirname(full), posix.dirname(lexical), hops);
+    if (parent.real === null) result = parent;
+    else {
+      const real = parent.real === '/' ? `/${base}` : `${parent.real}/${base}`;
+      let exists = false;
+      if (parent.exists) {
+        try {
+          lstatSync(real);
+          exists = true;
+        } catch {
+          exists = false;
+        }
+      }
+      result = { real, exists };
+    }
+  } else {
+    result = resolveFull(full, lexical, hops);
+  }
+
+  if (result.real === null) {
+    return { raw, expanded, lexical, real: null, certain: false, reason: result.reason ?? 'unresolvable', hops, exists: false };
+  }
+  return { raw, expanded, lexical, real: result.real, certain: true, hops, exists: result.exists };
+}

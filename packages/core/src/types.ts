@@ -1,0 +1,197 @@
+/** What the agent asked a tool to do. `args` is whatever the model produced; toolgate never trusts its shape. */
+export interface ToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * Who is calling, and from where. Every path in a call is resolved against this context — never the
+ * process's own cwd or HOME — so one guard can serve many agents at once.
+ */
+export interface CallContext {
+  sessionId: string;
+  agentId: string;
+  /** Absolute directory relative paths of this call are resolved against. */
+  cwd: string;
+  /** Absolute workspace root, substituted for `<workspace>`. */
+  workspace: string;
+  /** Absolute home directory, substituted for `~`. */
+  home: string;
+  /** Variables `$VAR` and `${VAR}` expand from; an unset variable makes a path uncertain. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export type Op = 'read' | 'write';
+/** `subtree`: the access may touch anything beneath `path` (`rm -r`, `grep -r`, a glob like `/etc/*`). */
+export type Scope = 'path' | 'subtree';
+
+/** One symlink followed while resolving a path. */
+export interface SymlinkHop {
+  link: string;
+  target: string;
+}
+
+/** The result of resolving one raw path with the kernel's semantics. */
+export interface ResolvedPath {
+  raw: string;
+  /** After `~`, `<workspace>` and `$VAR` expansion, before any normalisation. */
+  expanded: string;
+  /** Absolute and lexically normalised (`.`/`..` collapsed textually): what a naive checker would see. */
+  lexical: string;
+  /** The path the operation really touches, symlinks followed; `null` when it cannot be known. */
+  real: string | null;
+  certain: boolean;
+  /** Why the path is uncertain (unset variable, unknown user, link loop, unreadable directory…). */
+  reason?: string;
+  hops: SymlinkHop[];
+  /** Whether `real` exists right now. */
+  exists: boolean;
+}
+
+/** One path a tool call touches. Produced by extractors on `collectAccesses`. */
+export interface Access {
+  op: Op;
+  scope: Scope;
+  /** The path as the model wrote it. */
+  raw: string;
+  /** Absolute, lexically normalised form (explain and audit show it beside the real one). */
+  path: string;
+  /** Where the operation really lands; `null` when uncertain. Policies judge this. */
+  realPath: string | null;
+  /** Which extractor and which argument or token produced it, e.g. `folder-rules:args.path`, `shell:redirect`. */
+  origin: string;
+  /** `false` when the path could not be determined with certainty: such an access is never allowed. */
+  certain: boolean;
+  reason?: string;
+  /** Symlinks followed to get from `path` to `realPath`. */
+  hops?: SymlinkHop[];
+  /** The operation acts on a symlink itself (delete, rename, `ln -sf`): the link is not followed. */
+  onLink?: boolean;
+}
+
+/** A rule of some policy that matched an access; data for explain and audit. */
+export interface MatchedRule {
+  plugin: string;
+  pattern: string;
+  access: string;
+  description?: string;
+  /** Where the rule came from: dialect, file and index, e.g. `openfang:/etc/toolgate.toml#deny_paths[2]`. */
+  source?: string;
+}
+
+export type FindingAction = 'deny' | 'prompt';
+
+/** A plugin's objection to a call. Verdicts are data, never exceptions. */
+export interface Finding {
+  action: FindingAction;
+  /** A code from the registry in `codes.ts` (for example `PATH_DENIED`). */
+  code: string;
+  /** Short, model-readable reason: "path outside allowed scope". */
+  reason: string;
+  /** Set by core from the tap that produced the finding. */
+  plugin?: string;
+  access?: Access;
+  rule?: MatchedRule;
+  /** What the model could do instead. */
+  hint?: string;
+  /** Roots the policy would allow for this operation (shown only with `disclosure: 'full'`). */
+  allowedPaths?: string[];
+}
+
+export type DenyFinding = Finding & { action: 'deny' };
+export type PromptFinding = Finding & { action: 'prompt' };
+
+/** What the model sees when a call is rejected (ARCHITECTURE.md, "Rejection envelope"). */
+export interface RejectionEnvelope {
+  error: string;
+  code: string;
+  tool_name: string;
+  path?: string;
+  operation?: Op;
+  allowed_paths?: string[];
+  hint: string;
+  decision_id: string;
+}
+
+export type Verdict = 'allow' | 'deny' | 'prompt';
+
+/** How a prompt was settled, when there was one. */
+export interface ApprovalOutcome {
+  approved: boolean;
+  by: string;
+  reason?: string;
+  /** Whatever the approver granted (scope, expiry…), recorded for audit. */
+  grant?: unknown;
+}
+
+export interface Decision {
+  id: string;
+  /** Final answer: `prompt` only when the caller asked not to resolve prompts (`check(…, {resolvePrompts: false})`). */
+  action: Verdict;
+  /** The folded verdict before any approval. */
+  verdict: Verdict;
+  tool: string;
+  sessionId: string;
+  agentId: string;
+  /** Every finding, deny first: what the model and the audit are told. */
+  reasons: Finding[];
+  accesses: Access[];
+  matched: MatchedRule[];
+  /** Present when `action` is `deny`. */
+  envelope?: RejectionEnvelope;
+  approval?: ApprovalOutcome;
+  /** Epoch milliseconds at which the decision was made. */
+  time: number;
+}
+
+/** One approval request for every prompt finding of a call (seed 004: one approval per call). */
+export interface PromptRequest {
+  id: string;
+  call: ToolCall;
+  ctx: CallContext;
+  findings: PromptFinding[];
+  accesses: Access[];
+}
+
+export interface PromptAnswer {
+  approved: boolean;
+  reason?: string;
+  /** Who answered: `tty`, `queue`, `grant`, `wild-mode`… (the plugin name is used when absent). */
+  by?: string;
+  grant?: unknown;
+  /** A denial that should carry its own code, e.g. `PROMPT_TIMEOUT`. */
+  code?: string;
+}
+
+/** A denied call, as observers see it. */
+export interface Violation {
+  decision: Decision;
+  call: ToolCall;
+  ctx: CallContext;
+  /** The deny that decided it. */
+  finding: Finding;
+}
+
+/** A tool as a host describes it (MCP `tools/list` shape). */
+export interface ToolDescriptor {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+export interface DescribeContext {
+  sessionId?: string;
+  agentId?: string;
+  workspace?: string;
+  home?: string;
+  cwd?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+}
