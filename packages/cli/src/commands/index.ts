@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import { registerDemo } from './demo.js';
+
+/**
+ * Every subcommand registers itself here, one line each. A command's action returns its exit code (or sets
+ * `process.exitCode`); `UsageError` and `ToolgateError` become exit 2 with a one-line message.
+ */
+export const commands: ReadonlyArray<(program: Command) => void> = [registerDemo];
