@@ -18,6 +18,12 @@ export interface CallState {
   readonly matched: readonly MatchedRule[];
   /** Per-session storage, invisible to every other session. Namespace keys by plugin name. */
   readonly session: Map<string, unknown>;
+  /**
+   * Mark that this call was analysed for `tag` (e.g. the shell plugin claims `shell` for a command it parsed),
+   * so a policy can fail closed when nobody analysed a call it cannot read itself.
+   */
+  claim(tag: string): void;
+  claimed(tag: string): boolean;
   /** Record a prompt finding: the call goes to a human unless something denies it. */
   prompt(finding: Omit<Finding, 'action'> & { action?: Finding['action'] }): void;
   /** Record a rule that matched, for explain and audit. */
@@ -39,6 +45,7 @@ export class CallStateImpl implements CallState {
   /** The plugin whose tap is running (series hooks run one tap at a time). */
   activePlugin = 'core';
   #cache: Map<string, ResolvedPath> | undefined;
+  #claims: Set<string> | undefined;
 
   constructor(id: string, call: ToolCall, ctx: CallContext, session: Map<string, unknown>) {
     this.id = id;
@@ -49,6 +56,15 @@ export class CallStateImpl implements CallState {
 
   prompt(finding: Omit<Finding, 'action'> & { action?: Finding['action'] }): void {
     this.prompts.push({ ...finding, action: 'prompt', plugin: finding.plugin ?? this.activePlugin });
+  }
+
+  claim(tag: string): void {
+    this.#claims ??= new Set();
+    this.#claims.add(tag);
+  }
+
+  claimed(tag: string): boolean {
+    return this.#claims?.has(tag) ?? false;
   }
 
   match(rule: MatchedRule): void {

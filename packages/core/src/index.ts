@@ -19,3 +19,5 @@ export { buildEnvelope } from './envelope.js';
 export type { Disclosure } from './envelope.js';
 export { processContext, validateContext } from './validateContext.js';
 export type * from './types.js';
+export { DEFAULT_SEVERITY_RULES, SEVERITY_ORDER, accessSeverity, decisionSeverity } from './severity.js';
+export type { Severity, SeverityRule } from './severity.js';
