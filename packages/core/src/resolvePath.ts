@@ -53,6 +53,8 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
   const out: string[] = [];
   // Index in `out` of the first component that does not exist; -1 while everything so far exists.
   let missingAt = -1;
+  // The kernel fails a lookup through a missing component even when a later `..` climbs back out of it.
+  let passedMissing = false;
   let links = 0;
   while (pending.length > 0) {
     const c = pending.pop()!;
@@ -81,6 +83,7 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
         missingAt = out.length;
+        passedMissing = true;
         out.push(c);
         continue;
       }
@@ -101,10 +104,13 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
       continue;
     }
     // A file in the middle of a path: the kernel answers ENOTDIR, nothing beneath it exists.
-    if (!isDir && pending.some((p) => p !== '' && p !== '.')) missingAt = out.length + 1;
+    if (!isDir && pending.some((p) => p !== '' && p !== '.')) {
+      missingAt = out.length + 1;
+      passedMissing = true;
+    }
     out.push(c);
   }
-  return { real: `/${out.join('/')}`, exists: missingAt === -1 };
+  return { real: `/${out.join('/')}`, exists: !passedMissing };
 }
 
 function resolveFull(full: string, lexical: string, hops: SymlinkHop[]): Walk {
