@@ -78,16 +78,17 @@ describe('resolvePath properties over random trees of directories and symlinks',
 
   it('reports a root-joined path with .. segments within the root only when it really is', () => {
     fc.assert(
-      fc.property(treeArb, pathArb, (links, p) => {
+      fc.property(treeArb, fc.array(pathArb, { minLength: 1, maxLength: 12 }), (links, paths) => {
         const root = buildTree(links);
         const ws = join(root, 'a');
         const ctx = { cwd: ws, workspace: ws, home: root, env: {} };
-        const ours = resolvePath(p, ctx);
-        const k = kernel(`${ws}/${p}`);
-        fc.pre(k.real !== undefined);
-        expect(isWithin(ours.real!, ws)).toBe(isWithin(k.real!, ws));
+        for (const p of paths) {
+          const k = kernel(`${ws}/${p}`);
+          if (k.real === undefined) continue;
+          expect(isWithin(resolvePath(p, ctx).real!, ws)).toBe(isWithin(k.real, ws));
+        }
       }),
-      { numRuns: 200 },
+      { numRuns: 150 },
     );
   });
 });
