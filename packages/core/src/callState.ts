@@ -34,18 +34,21 @@ export interface CallState {
   access(raw: string, op: Op, options: CreateAccessOptions): Access;
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+
 export class CallStateImpl implements CallState {
   readonly id: string;
   readonly call: ToolCall;
   readonly ctx: CallContext;
   readonly session: Map<string, unknown>;
-  accesses: readonly Access[] = [];
-  readonly prompts: PromptFinding[] = [];
-  readonly matched: MatchedRule[] = [];
+  accesses: readonly Access[] = NONE;
   /** The plugin whose tap is running (series hooks run one tap at a time). */
   activePlugin = 'core';
-  #cache: Map<string, ResolvedPath> | undefined;
-  #claims: Set<string> | undefined;
+  // Allocated on first use: most calls record no prompt, no match and resolve nothing twice.
+  private promptList: PromptFinding[] | undefined = undefined;
+  private matchList: MatchedRule[] | undefined = undefined;
+  private cache: Map<string, ResolvedPath> | undefined = undefined;
+  private claims: Set<string> | undefined = undefined;
 
   constructor(id: string, call: ToolCall, ctx: CallContext, session: Map<string, unknown>) {
     this.id = id;
@@ -54,30 +57,40 @@ export class CallStateImpl implements CallState {
     this.session = session;
   }
 
+  get prompts(): readonly PromptFinding[] {
+    return this.promptList ?? NONE;
+  }
+
+  get matched(): readonly MatchedRule[] {
+    return this.matchList ?? NONE;
+  }
+
   prompt(finding: Omit<Finding, 'action'> & { action?: Finding['action'] }): void {
-    this.prompts.push({ ...finding, action: 'prompt', plugin: finding.plugin ?? this.activePlugin });
+    this.promptList ??= [];
+    this.promptList.push({ ...finding, action: 'prompt', plugin: finding.plugin ?? this.activePlugin });
   }
 
   claim(tag: string): void {
-    this.#claims ??= new Set();
-    this.#claims.add(tag);
+    this.claims ??= new Set();
+    this.claims.add(tag);
   }
 
   claimed(tag: string): boolean {
-    return this.#claims?.has(tag) ?? false;
+    return this.claims?.has(tag) ?? false;
   }
 
   match(rule: MatchedRule): void {
-    this.matched.push(rule);
+    this.matchList ??= [];
+    this.matchList.push(rule);
   }
 
   resolve(raw: string, options?: ResolveOptions): ResolvedPath {
     const key = options ? `${options.followFinal === false ? 'L' : 'F'}${options.tilde === false ? 't' : 'T'}${options.vars === false ? 'v' : 'V'}\0${raw}` : `FTV\0${raw}`;
-    this.#cache ??= new Map();
-    let hit = this.#cache.get(key);
+    this.cache ??= new Map();
+    let hit = this.cache.get(key);
     if (hit === undefined) {
       hit = resolvePath(raw, this.ctx, options);
-      this.#cache.set(key, hit);
+      this.cache.set(key, hit);
     }
     return hit;
   }

@@ -12,7 +12,6 @@ import {
   interceptHooks,
 } from './hooks.js';
 import { PluginFailure } from './pluginFailure.js';
-import { Stage } from './stages.js';
 import type {
   Access,
   ApprovalOutcome,
@@ -135,12 +134,21 @@ function pluginErrorFinding(failure: PluginFailure): Finding {
   return { action: 'deny', code: 'PLUGIN_ERROR', reason: failure.message, plugin: failure.plugin };
 }
 
-function freezeDecision(decision: Decision): Decision {
-  Object.freeze(decision.reasons);
-  Object.freeze(decision.matched);
-  Object.freeze(decision.accesses);
-  if (decision.envelope) Object.freeze(decision.envelope);
-  return Object.freeze(decision);
+// Most calls (non-filesystem tools, clean allows) have empty lists: share one frozen empty array rather
+// than freezing a fresh one per call (freezing arrays is a measurable share of the pipeline's cost).
+const EMPTY: readonly never[] = Object.freeze([]);
+
+function frozenList<T>(list: readonly T[]): T[] {
+  return (list.length === 0 ? EMPTY : Object.freeze(list)) as T[];
+}
+
+// Decision ids: a random per-process prefix and a counter — unique across processes and restarts for the
+// audit trail, at a fraction of randomUUID's cost per call.
+const ID_PREFIX = randomUUID().slice(0, 13);
+let idCounter = 0;
+function nextId(): string {
+  idCounter = (idCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${ID_PREFIX}-${idCounter.toString(36)}`;
 }
 
 /**
@@ -181,32 +189,6 @@ export function createGuard(options: GuardOptions = {}): Guard {
   };
   const api: PluginApi = Object.freeze({ disclosure, emit: report });
 
-  // Core's own judges. Uncertain accesses are never allowed (invariant 2), whatever plugins say.
-  hooks.beforeToolCall.tap({ name: 'core', stage: Stage.FIRST }, (_call, state) => {
-    for (const access of state.accesses) {
-      if (access.certain) continue;
-      const finding: Finding = {
-        action: uncertainAction,
-        code: 'PATH_UNCERTAIN',
-        reason: `cannot determine the path ${JSON.stringify(access.raw)} with certainty: ${access.reason ?? 'unknown'}`,
-        access,
-      };
-      if (uncertainAction === 'deny') return finding;
-      state.prompt(finding);
-    }
-    return undefined;
-  });
-  hooks.beforeToolCall.tap({ name: 'core', stage: Stage.LAST }, (_call, state) => {
-    if (hasPolicy || unguarded === 'allow' || state.accesses.length === 0) return undefined;
-    const access = state.accesses[0];
-    return {
-      action: unguarded,
-      code: 'NO_POLICY',
-      reason: 'the call touches paths and no policy is configured',
-      ...(access ? { access } : {}),
-    };
-  });
-
   const use = (plugin: GuardPlugin): Guard => {
     assertOpen();
     if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || plugin.name === '' || typeof plugin.apply !== 'function') {
@@ -220,10 +202,62 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return guard;
   };
 
+  // Hooks whose taps are all synchronous are run by a plain loop over tapable's (stage-sorted, wrapped)
+  // taps: the same order and the same wrappers as `hook.promise()`, without a promise per hook. This is what
+  // keeps the pipeline under a microsecond per call with several plugins.
+  let collectSync = true;
+  let beforeSync = true;
   const freeze = () => {
     if (frozen) return;
     frozen = true;
-    hasPolicy = hooks.beforeToolCall.taps.some((t) => t.name !== 'core');
+    hasPolicy = (hooks.beforeToolCall.taps.length > 0);
+    collectSync = hooks.collectAccesses.taps.every((t) => t.type === 'sync');
+    beforeSync = hooks.beforeToolCall.taps.every((t) => t.type === 'sync');
+  };
+
+  const collect = (call: ToolCall, state: CallStateImpl): Access[] | Promise<Access[]> => {
+    if (!collectSync) return hooks.collectAccesses.promise([], call, state);
+    let accesses: Access[] = [];
+    for (const tap of hooks.collectAccesses.taps) accesses = tap.fn(accesses, call, state) as Access[];
+    return accesses;
+  };
+
+  const judge = (call: ToolCall, state: CallStateImpl): Finding | undefined | Promise<Finding | undefined> => {
+    // Uncertain accesses are never allowed (invariant 2), whatever plugins say, so core judges them first.
+    for (const access of state.accesses) {
+      if (access.certain) continue;
+      const finding: Finding = {
+        action: uncertainAction,
+        code: 'PATH_UNCERTAIN',
+        reason: `cannot determine the path ${JSON.stringify(access.raw)} with certainty: ${access.reason ?? 'unknown'}`,
+        access,
+        plugin: 'core',
+      };
+      if (uncertainAction === 'deny') return finding;
+      state.prompt(finding);
+    }
+    if (!hasPolicy) return unguardedFinding(state);
+    if (!beforeSync) return hooks.beforeToolCall.promise(call, state);
+    for (const tap of hooks.beforeToolCall.taps) {
+      const result = tap.fn(call, state) as Finding | undefined;
+      if (result !== undefined) return result;
+    }
+    return undefined;
+  };
+
+  const unguardedFinding = (state: CallStateImpl): Finding | undefined => {
+    if (unguarded === 'allow' || state.accesses.length === 0) return undefined;
+    const access = state.accesses[0];
+    const finding: Finding = {
+      action: unguarded,
+      code: 'NO_POLICY',
+      reason: 'the call touches paths and no policy is configured',
+      plugin: 'core',
+      ...(access ? { access } : {}),
+    };
+    if (unguarded === 'deny') return finding;
+    state.prompt(finding);
+    return undefined;
   };
 
   const sessionStore = (sessionId: string) => {
@@ -244,7 +278,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   async function check(call: ToolCall, ctx: CallContext, checkOpts: CheckOptions = {}): Promise<Decision> {
     validateContext(ctx);
     freeze();
-    const id = randomUUID();
+    const id = nextId();
     const time = Date.now();
     const tool = call !== null && typeof call === 'object' && typeof call.tool === 'string' ? call.tool : '';
     const state = new CallStateImpl(id, call, ctx, sessionStore(ctx.sessionId));
@@ -254,9 +288,12 @@ export function createGuard(options: GuardOptions = {}): Guard {
       deny = { action: 'deny', code: 'INVALID_CALL', reason: `malformed tool call: ${tool === '' ? 'missing tool name' : 'args must be an object'}` };
     } else {
       try {
-        const accesses = hooks.collectAccesses.isUsed() ? await hooks.collectAccesses.promise([], call, state) : [];
-        state.accesses = Object.freeze(accesses);
-        deny = (await hooks.beforeToolCall.promise(call, state)) ?? undefined;
+        let accesses = collect(call, state);
+        if (accesses instanceof Promise) accesses = await accesses;
+        state.accesses = frozenList(accesses);
+        let verdict = judge(call, state);
+        if (verdict instanceof Promise) verdict = await verdict;
+        deny = verdict ?? undefined;
       } catch (error) {
         deny = failClosed(error);
       }
@@ -269,7 +306,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
       const request: PromptRequest = { id, call, ctx, findings: [...state.prompts], accesses: [...state.accesses] };
       const first = state.prompts[0]!;
       try {
-        const answer = hooks.onPrompt.isUsed() ? await hooks.onPrompt.promise(request, state) : undefined;
+        const answer = (hooks.onPrompt.taps.length > 0) ? await hooks.onPrompt.promise(request, state) : undefined;
         if (answer === undefined) {
           deny = { ...first, action: 'deny', code: 'PROMPT_UNANSWERED', reason: 'approval required, and no approver answered', plugin: 'core' };
         } else {
@@ -287,27 +324,27 @@ export function createGuard(options: GuardOptions = {}): Guard {
       action = deny ? 'deny' : 'allow';
     }
 
-    const reasons: Finding[] = deny ? [deny, ...state.prompts] : [...state.prompts];
-    const decision: Decision = {
+    const reasons: Finding[] = deny ? [deny, ...state.prompts] : state.prompts.length > 0 ? [...state.prompts] : [];
+    const envelope = action === 'deny' && deny ? Object.freeze(buildEnvelope(deny, tool, id, disclosure)) : undefined;
+    const decision: Decision = Object.freeze({
       id,
       action,
       verdict,
       tool,
       sessionId: ctx.sessionId,
       agentId: ctx.agentId,
-      reasons,
+      reasons: frozenList(reasons),
       accesses: state.accesses as Access[],
-      matched: state.matched,
+      matched: frozenList(state.matched),
       time,
-      ...(approval ? { approval } : {}),
-      ...(action === 'deny' && deny ? { envelope: buildEnvelope(deny, tool, id, disclosure) } : {}),
-    };
-    freezeDecision(decision);
+      approval,
+      envelope,
+    });
 
     // Observers run after the verdict, on a frozen decision; their taps never throw and are time-bounded.
     const observe: Promise<void>[] = [];
-    if (hooks.onDecision.isUsed()) observe.push(hooks.onDecision.promise(decision, call, ctx));
-    if (action === 'deny' && deny && hooks.onViolation.isUsed()) {
+    if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, ctx));
+    if (action === 'deny' && deny && (hooks.onViolation.taps.length > 0)) {
       const violation: Violation = Object.freeze({ decision, call, ctx, finding: deny });
       observe.push(hooks.onViolation.promise(violation));
     }
@@ -334,10 +371,10 @@ export function createGuard(options: GuardOptions = {}): Guard {
       }
       try {
         const result = await fn(args, ctx);
-        if (hooks.afterToolCall.isUsed()) await hooks.afterToolCall.promise({ call, ctx, decision, result });
+        if (hooks.afterToolCall.taps.length > 0) await hooks.afterToolCall.promise({ call, ctx, decision, result });
         return result;
       } catch (error) {
-        if (hooks.afterToolCall.isUsed()) await hooks.afterToolCall.promise({ call, ctx, decision, error });
+        if (hooks.afterToolCall.taps.length > 0) await hooks.afterToolCall.promise({ call, ctx, decision, error });
         throw error;
       }
     };
@@ -347,7 +384,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     if (!Array.isArray(tools)) throw invalidOption('describeTools(tools)', tools, 'an array of tool descriptors');
     freeze();
     const copy = tools.map((t) => ({ ...t }));
-    if (!hooks.describeTools.isUsed()) return copy;
+    if (hooks.describeTools.taps.length === 0) return copy;
     try {
       return hooks.describeTools.call(copy, ctx);
     } catch (error) {

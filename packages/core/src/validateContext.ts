@@ -1,7 +1,13 @@
 import { ToolgateError, describeValue } from './errors.js';
 import type { CallContext } from './types.js';
 
-const ABSOLUTE = ['cwd', 'workspace', 'home'] as const;
+function isAbsolute(v: unknown): boolean {
+  return typeof v === 'string' && v.charCodeAt(0) === 47 && !v.includes('\0');
+}
+
+function fail(field: string, value: unknown, expected: string): never {
+  throw new ToolgateError('TOOLGATE_ERR_INVALID_CONTEXT', `CallContext.${field} must be ${expected}, got ${describeValue(value)}`, { field });
+}
 
 /** A host handing a malformed context gets a clear error naming the field, never a guess. */
 export function validateContext(ctx: unknown): asserts ctx is CallContext {
@@ -9,17 +15,12 @@ export function validateContext(ctx: unknown): asserts ctx is CallContext {
     throw new ToolgateError('TOOLGATE_ERR_INVALID_CONTEXT', `CallContext must be an object, got ${describeValue(ctx)}`);
   }
   const c = ctx as Record<string, unknown>;
-  for (const field of ['sessionId', 'agentId'] as const) {
-    if (typeof c[field] !== 'string' || c[field] === '') {
-      throw new ToolgateError('TOOLGATE_ERR_INVALID_CONTEXT', `CallContext.${field} must be a non-empty string, got ${describeValue(c[field])}`, { field });
-    }
-  }
-  for (const field of ABSOLUTE) {
-    const v = c[field];
-    if (typeof v !== 'string' || !v.startsWith('/') || v.includes('\0')) {
-      throw new ToolgateError('TOOLGATE_ERR_INVALID_CONTEXT', `CallContext.${field} must be an absolute path, got ${describeValue(v)}`, { field });
-    }
-  }
+  // Unrolled on purpose: this runs on every call.
+  if (typeof c.sessionId !== 'string' || c.sessionId === '') fail('sessionId', c.sessionId, 'a non-empty string');
+  if (typeof c.agentId !== 'string' || c.agentId === '') fail('agentId', c.agentId, 'a non-empty string');
+  if (!isAbsolute(c.cwd)) fail('cwd', c.cwd, 'an absolute path');
+  if (!isAbsolute(c.workspace)) fail('workspace', c.workspace, 'an absolute path');
+  if (!isAbsolute(c.home)) fail('home', c.home, 'an absolute path');
   if (c.env === null || typeof c.env !== 'object') {
     throw new ToolgateError('TOOLGATE_ERR_INVALID_CONTEXT', `CallContext.env must be an object, got ${describeValue(c.env)}`, { field: 'env' });
   }
