@@ -14,7 +14,9 @@ export async function main(): Promise<string[]> {
     writeFileSync(join(ws, '.env'), 'TOKEN=1');
     writeFileSync(join(ws, 'test', 'fixtures', 'id_rsa'), 'fake');
     symlinkSync(join(ws, '.env'), join(ws, 'notes.txt')); // an innocent name for a secret
-    const guard = createGuard({ plugins: [argPaths(), secretFiles({ except: [join(ws, 'test', 'fixtures')] })] });
+    const guard = createGuard({
+      plugins: [argPaths(), secretFiles({ except: [join(ws, 'test', 'fixtures')] })],
+    });
     const ctx = { sessionId: 'example', agentId: 'example', cwd: ws, workspace: ws, home: ws, env: {} };
     const cases: Array<[string, Record<string, unknown>, 'allow' | 'deny']> = [
       ['read_file', { path: 'README.md' }, 'allow'],
@@ -25,7 +27,9 @@ export async function main(): Promise<string[]> {
     ];
     for (const [tool, args, expected] of cases) {
       const d = await guard.check({ tool, args }, ctx);
-      lines.push(`${d.action.padEnd(5)} ${tool} ${JSON.stringify(args).replaceAll(ws, '<ws>')} ${d.reasons[0]?.reason ?? ''}`);
+      lines.push(
+        `${d.action.padEnd(5)} ${tool} ${JSON.stringify(args).replaceAll(ws, '<ws>')} ${d.reasons[0]?.reason ?? ''}`,
+      );
       assert.equal(d.action, expected, `${tool} ${JSON.stringify(args)}`);
     }
     return lines;

@@ -1,4 +1,4 @@
-import { type GuardPlugin, Stage, isWithin } from '@toolgate/core';
+import { type GuardPlugin, isWithin, Stage } from '@toolgate/core';
 
 export interface SecretFilesOptions {
   /** File names that hold secrets wherever they are (default: private keys, .env files, cloud credentials). */
@@ -22,7 +22,8 @@ export function secretFiles(options: SecretFilesOptions = {}): GuardPlugin {
   const names = new Set(options.names ?? DEFAULT_NAMES);
   const except = [...(options.except ?? [])];
   for (const dir of except) {
-    if (!dir.startsWith('/')) throw new TypeError(`secretFiles: except entries must be absolute, got ${JSON.stringify(dir)}`);
+    if (!dir.startsWith('/'))
+      throw new TypeError(`secretFiles: except entries must be absolute, got ${JSON.stringify(dir)}`);
   }
   return {
     name: 'secret-files',

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type GuardPlugin, createGuard, resolvePath } from '@toolgate/core';
+import { createGuard, type GuardPlugin, resolvePath } from '@toolgate/core';
 import { runSuite } from './harness.js';
 
 const noop = (i: number): GuardPlugin => ({
@@ -25,7 +25,9 @@ export default async function coreBench(): Promise<void> {
     symlinkSync(join(root, 'target'), join(ws, 'link'));
     const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env: {} };
     const call = { tool: 'web_search', args: { query: 'x' } };
-    const guards = [0, 1, 5].map((n) => createGuard({ plugins: Array.from({ length: n }, (_, i) => noop(i)) }));
+    const guards = [0, 1, 5].map((n) =>
+      createGuard({ plugins: Array.from({ length: n }, (_, i) => noop(i)) }),
+    );
     const plain = (c: typeof call) => (c.tool === '' ? 1 : 0);
     const pipeline = await runSuite('core: guard.check overhead (sync no-op plugins)', [
       { name: 'plain function call', fn: () => plain(call) },
@@ -37,7 +39,9 @@ export default async function coreBench(): Promise<void> {
     const base = pipeline.get('plain async function call') ?? 0;
     for (const n of [0, 1, 5]) {
       const m = pipeline.get(`guard.check, ${n} plugin${n === 1 ? '' : 's'}`) ?? Number.NaN;
-      console.log(`pipeline overhead with ${n} sync plugins: ${Math.round(m - base)} ns/call (goal < 1000 ns with 5)`);
+      console.log(
+        `pipeline overhead with ${n} sync plugins: ${Math.round(m - base)} ns/call (goal < 1000 ns with 5)`,
+      );
     }
     await runSuite('core: resolvePath (existing paths, dentry cache warm)', [
       { name: 'relative (src/index.ts)', fn: () => resolvePath('src/index.ts', ctx) },

@@ -15,7 +15,9 @@ export async function runSuite(title: string, cases: BenchCase[], time = 400): P
   await bench.run();
   const medians = new Map<string, number>();
   const rows = bench.tasks.map((task) => {
-    const result = task.result as unknown as { latency?: { p50?: number; p99?: number }; state?: string } | undefined;
+    const result = task.result as unknown as
+      | { latency?: { p50?: number; p99?: number }; state?: string }
+      | undefined;
     const p50 = (result?.latency?.p50 ?? Number.NaN) * 1e6;
     const p99 = (result?.latency?.p99 ?? Number.NaN) * 1e6;
     medians.set(task.name, p50);

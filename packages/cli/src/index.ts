@@ -1,2 +1,2 @@
-export { createProgram, main } from './main.js';
 export { Exit, UsageError } from './exitCodes.js';
+export { createProgram, main } from './main.js';

@@ -4,11 +4,15 @@ import { Command, CommanderError } from 'commander';
 import { commands } from './commands/index.js';
 import { Exit, UsageError } from './exitCodes.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 export function createProgram(): Command {
   const program = new Command('toolgate')
-    .description('Guard an AI agent\'s tool calls: which paths a call touches, judged against a policy, before it runs.')
+    .description(
+      "Guard an AI agent's tool calls: which paths a call touches, judged against a policy, before it runs.",
+    )
     .version(pkg.version, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -34,7 +38,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`toolgate: ${error.message}\n`);
       return Exit.USAGE;
     }
-    process.stderr.write(`toolgate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `toolgate: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return Exit.USAGE;
   }
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 // The built binary, as users run it (the root `test` script builds first).
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 20_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 20_000 });
 
 describe('toolgate CLI basics', () => {
   it('--help lists the commands and exits 0', () => {

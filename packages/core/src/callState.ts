@@ -1,7 +1,16 @@
-import { createAccess, type CreateAccessOptions } from './createAccess.js';
+import { type CreateAccessOptions, createAccess } from './createAccess.js';
 import type { ResolveOptions } from './resolvePath.js';
 import { resolvePath } from './resolvePath.js';
-import type { Access, CallContext, Finding, MatchedRule, Op, PromptFinding, ResolvedPath, ToolCall } from './types.js';
+import type {
+  Access,
+  CallContext,
+  Finding,
+  MatchedRule,
+  Op,
+  PromptFinding,
+  ResolvedPath,
+  ToolCall,
+} from './types.js';
 
 /**
  * What a plugin sees of one call in progress. It lives for one call only: resolutions are memoised here
@@ -85,7 +94,9 @@ export class CallStateImpl implements CallState {
   }
 
   resolve(raw: string, options?: ResolveOptions): ResolvedPath {
-    const key = options ? `${options.followFinal === false ? 'L' : 'F'}${options.tilde === false ? 't' : 'T'}${options.vars === false ? 'v' : 'V'}\0${raw}` : `FTV\0${raw}`;
+    const key = options
+      ? `${options.followFinal === false ? 'L' : 'F'}${options.tilde === false ? 't' : 'T'}${options.vars === false ? 'v' : 'V'}\0${raw}`
+      : `FTV\0${raw}`;
     this.cache ??= new Map();
     let hit = this.cache.get(key);
     if (hit === undefined) {

@@ -5,31 +5,38 @@
  */
 export const verdictCodes = {
   PATH_DENIED: 'A path the call touches is denied by policy.',
-  PATH_UNCERTAIN: 'A path the call touches could not be determined with certainty (unset variable, unknown user, link loop, unparseable command).',
+  PATH_UNCERTAIN:
+    'A path the call touches could not be determined with certainty (unset variable, unknown user, link loop, unparseable command).',
   PATH_TRAVERSAL: 'A raw path contains a `..` component and the policy rejects traversal outright.',
-  PATH_PROMPT: 'A path the call touches needs a human\'s approval.',
-  NO_POLICY: 'The call touches paths but no policy plugin judged them, and the guard is configured to deny unguarded access.',
+  PATH_PROMPT: "A path the call touches needs a human's approval.",
+  NO_POLICY:
+    'The call touches paths but no policy plugin judged them, and the guard is configured to deny unguarded access.',
   UNKNOWN_TOOL: 'The tool is not classified and carries path-like arguments.',
   INVALID_CALL: 'The tool call is malformed (no tool name, or arguments that are not an object).',
-  PLUGIN_ERROR: 'A plugin threw, rejected, returned an invalid value or exceeded its hook timeout; the call fails closed.',
+  PLUGIN_ERROR:
+    'A plugin threw, rejected, returned an invalid value or exceeded its hook timeout; the call fails closed.',
   PROMPT_DENIED: 'A human (or an approval strategy) refused the call.',
   PROMPT_TIMEOUT: 'Nobody answered the approval request in time.',
   PROMPT_UNANSWERED: 'No approval handler answered the request (none installed, or all declined to answer).',
   SESSION_CANCELLED: 'The session was cancelled by a human; every later call is denied.',
   SHELL_UNCERTAIN: 'A shell command contains a construct whose paths cannot be determined.',
-  SHELL_METACHARACTER: 'A shell command contains a metacharacter the policy forbids (`$()`, backticks, `eval`, `source`…).',
+  SHELL_METACHARACTER:
+    'A shell command contains a metacharacter the policy forbids (`$()`, backticks, `eval`, `source`…).',
 } as const;
 
 export const errorCodes = {
-  TOOLGATE_ERR_INVALID_OPTIONS: 'Options passed to a factory or to createGuard are invalid; the message names the field and value.',
+  TOOLGATE_ERR_INVALID_OPTIONS:
+    'Options passed to a factory or to createGuard are invalid; the message names the field and value.',
   TOOLGATE_ERR_INVALID_CONTEXT: 'A CallContext is missing a field or has a relative cwd/workspace/home.',
   TOOLGATE_ERR_INVALID_PATH: 'A path given to resolvePath is not a string, is empty, or contains a NUL byte.',
   TOOLGATE_ERR_INVALID_PLUGIN: 'A plugin is not an object with a non-empty `name` and an `apply` function.',
   TOOLGATE_ERR_DUPLICATE_PLUGIN: 'Two plugins with the same name were added to one guard.',
   TOOLGATE_ERR_FROZEN: 'A plugin was added or a hook tapped after the guard served its first call.',
-  TOOLGATE_ERR_INVALID_CONFIG: 'A policy or dialect file is invalid; the message names file, field and value.',
+  TOOLGATE_ERR_INVALID_CONFIG:
+    'A policy or dialect file is invalid; the message names file, field and value.',
   TOOLGATE_ERR_IO: 'A file toolgate needs could not be read or written.',
-  TOOLGATE_ERR_REJECTED: 'Thrown by `guard.wrap` (with `onDeny: "throw"`) when a call is denied; carries the envelope.',
+  TOOLGATE_ERR_REJECTED:
+    'Thrown by `guard.wrap` (with `onDeny: "throw"`) when a call is denied; carries the envelope.',
 } as const;
 
 export type VerdictCode = keyof typeof verdictCodes;

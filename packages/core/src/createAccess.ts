@@ -1,4 +1,4 @@
-import { resolvePath, type ResolveOptions } from './resolvePath.js';
+import { type ResolveOptions, resolvePath } from './resolvePath.js';
 import type { Access, CallContext, Op, ResolvedPath, Scope } from './types.js';
 
 export interface CreateAccessOptions extends ResolveOptions {
@@ -44,6 +44,12 @@ export function createAccess(
 }
 
 /** An access whose path cannot be known at all (a parse failure, a path built from `$(…)`). */
-export function uncertainAccess(raw: string, op: Op, origin: string, reason: string, scope: Scope = 'path'): Access {
+export function uncertainAccess(
+  raw: string,
+  op: Op,
+  origin: string,
+  reason: string,
+  scope: Scope = 'path',
+): Access {
   return { op, scope, raw, path: raw, realPath: null, origin, certain: false, reason };
 }

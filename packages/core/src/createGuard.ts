@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { CallStateImpl } from './callState.js';
-import { type Disclosure, buildEnvelope } from './envelope.js';
-import { ToolCallRejectedError, ToolgateError, describeValue } from './errors.js';
+import { buildEnvelope, type Disclosure } from './envelope.js';
+import { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
 import {
-  type GuardHooks,
-  type HookTimeouts,
-  type PluginHooks,
   createHooks,
   createPluginHooks,
+  type GuardHooks,
+  type HookTimeouts,
   interceptHooks,
+  type PluginHooks,
 } from './hooks.js';
 import { PluginFailure } from './pluginFailure.js';
 import type {
@@ -99,20 +99,39 @@ export interface Guard {
   describeTools(tools: readonly ToolDescriptor[], ctx?: DescribeContext): ToolDescriptor[];
 }
 
-const DEFAULT_TIMEOUTS: HookTimeouts = { collectAccesses: 2_000, beforeToolCall: 2_000, onPrompt: 300_000, observers: 1_000 };
+const DEFAULT_TIMEOUTS: HookTimeouts = {
+  collectAccesses: 2_000,
+  beforeToolCall: 2_000,
+  onPrompt: 300_000,
+  observers: 1_000,
+};
 const OPTION_KEYS = new Set(['plugins', 'disclosure', 'uncertain', 'unguarded', 'timeouts']);
 
 function invalidOption(field: string, value: unknown, expected: string): ToolgateError {
-  return new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', `createGuard: option ${field} must be ${expected}, got ${describeValue(value)}`, { field });
+  return new ToolgateError(
+    'TOOLGATE_ERR_INVALID_OPTIONS',
+    `createGuard: option ${field} must be ${expected}, got ${describeValue(value)}`,
+    { field },
+  );
 }
 
 function checkOptions(options: GuardOptions): HookTimeouts {
   if (options === null || typeof options !== 'object') throw invalidOption('(options)', options, 'an object');
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw invalidOption(key, (options as Record<string, unknown>)[key], `one of ${[...OPTION_KEYS].join(', ')} (unknown option)`);
+    if (!OPTION_KEYS.has(key))
+      throw invalidOption(
+        key,
+        (options as Record<string, unknown>)[key],
+        `one of ${[...OPTION_KEYS].join(', ')} (unknown option)`,
+      );
   }
-  if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw invalidOption('plugins', options.plugins, 'an array');
-  if (options.disclosure !== undefined && options.disclosure !== 'full' && options.disclosure !== 'redacted') {
+  if (options.plugins !== undefined && !Array.isArray(options.plugins))
+    throw invalidOption('plugins', options.plugins, 'an array');
+  if (
+    options.disclosure !== undefined &&
+    options.disclosure !== 'full' &&
+    options.disclosure !== 'redacted'
+  ) {
     throw invalidOption('disclosure', options.disclosure, '"full" or "redacted"');
   }
   if (options.uncertain !== undefined && options.uncertain !== 'deny' && options.uncertain !== 'prompt') {
@@ -123,8 +142,10 @@ function checkOptions(options: GuardOptions): HookTimeouts {
   }
   const timeouts = { ...DEFAULT_TIMEOUTS };
   for (const [key, value] of Object.entries(options.timeouts ?? {})) {
-    if (!(key in DEFAULT_TIMEOUTS)) throw invalidOption(`timeouts.${key}`, value, `one of ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}`);
-    if (typeof value !== 'number' || !(value > 0)) throw invalidOption(`timeouts.${key}`, value, 'a positive number of milliseconds');
+    if (!(key in DEFAULT_TIMEOUTS))
+      throw invalidOption(`timeouts.${key}`, value, `one of ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}`);
+    if (typeof value !== 'number' || !(value > 0))
+      throw invalidOption(`timeouts.${key}`, value, 'a positive number of milliseconds');
     timeouts[key as keyof HookTimeouts] = value;
   }
   return timeouts;
@@ -185,17 +206,34 @@ export function createGuard(options: GuardOptions = {}): Guard {
   };
   interceptHooks(hooks, timeouts, (failure) => report('observer-error', failure));
   const assertOpen = () => {
-    if (frozen) throw new ToolgateError('TOOLGATE_ERR_FROZEN', 'the guard has served a call: plugins and taps can no longer be added');
+    if (frozen)
+      throw new ToolgateError(
+        'TOOLGATE_ERR_FROZEN',
+        'the guard has served a call: plugins and taps can no longer be added',
+      );
   };
   const api: PluginApi = Object.freeze({ disclosure, emit: report });
 
   const use = (plugin: GuardPlugin): Guard => {
     assertOpen();
-    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || plugin.name === '' || typeof plugin.apply !== 'function') {
-      throw new ToolgateError('TOOLGATE_ERR_INVALID_PLUGIN', `a plugin must be an object with a non-empty name and an apply() function, got ${describeValue(plugin)}`);
+    if (
+      plugin === null ||
+      typeof plugin !== 'object' ||
+      typeof plugin.name !== 'string' ||
+      plugin.name === '' ||
+      typeof plugin.apply !== 'function'
+    ) {
+      throw new ToolgateError(
+        'TOOLGATE_ERR_INVALID_PLUGIN',
+        `a plugin must be an object with a non-empty name and an apply() function, got ${describeValue(plugin)}`,
+      );
     }
     if (plugin.name === 'core' || names.includes(plugin.name)) {
-      throw new ToolgateError('TOOLGATE_ERR_DUPLICATE_PLUGIN', `a plugin named "${plugin.name}" is already installed`, { plugin: plugin.name });
+      throw new ToolgateError(
+        'TOOLGATE_ERR_DUPLICATE_PLUGIN',
+        `a plugin named "${plugin.name}" is already installed`,
+        { plugin: plugin.name },
+      );
     }
     plugin.apply(createPluginHooks(hooks, plugin.name, assertOpen), api);
     names.push(plugin.name);
@@ -210,7 +248,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const freeze = () => {
     if (frozen) return;
     frozen = true;
-    hasPolicy = (hooks.beforeToolCall.taps.length > 0);
+    hasPolicy = hooks.beforeToolCall.taps.length > 0;
     collectSync = hooks.collectAccesses.taps.every((t) => t.type === 'sync');
     beforeSync = hooks.beforeToolCall.taps.every((t) => t.type === 'sync');
   };
@@ -222,7 +260,10 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return accesses;
   };
 
-  const judge = (call: ToolCall, state: CallStateImpl): Finding | undefined | Promise<Finding | undefined> => {
+  const judge = (
+    call: ToolCall,
+    state: CallStateImpl,
+  ): Finding | undefined | Promise<Finding | undefined> => {
     // Uncertain accesses are never allowed (invariant 2), whatever plugins say, so core judges them first.
     for (const access of state.accesses) {
       if (access.certain) continue;
@@ -270,7 +311,10 @@ export function createGuard(options: GuardOptions = {}): Guard {
   };
 
   const failClosed = (error: unknown): Finding => {
-    const failure = error instanceof PluginFailure ? error : new PluginFailure('core', 'check', 'threw', String(error), error);
+    const failure =
+      error instanceof PluginFailure
+        ? error
+        : new PluginFailure('core', 'check', 'threw', String(error), error);
     report('plugin-error', failure);
     return pluginErrorFinding(failure);
   };
@@ -285,7 +329,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
     let deny: Finding | undefined;
 
     if (tool === '' || call.args === null || typeof call.args !== 'object' || Array.isArray(call.args)) {
-      deny = { action: 'deny', code: 'INVALID_CALL', reason: `malformed tool call: ${tool === '' ? 'missing tool name' : 'args must be an object'}` };
+      deny = {
+        action: 'deny',
+        code: 'INVALID_CALL',
+        reason: `malformed tool call: ${tool === '' ? 'missing tool name' : 'args must be an object'}`,
+      };
     } else {
       try {
         let accesses = collect(call, state);
@@ -303,29 +351,65 @@ export function createGuard(options: GuardOptions = {}): Guard {
     let action: Verdict = verdict;
     let approval: ApprovalOutcome | undefined;
     if (verdict === 'prompt' && checkOpts.resolvePrompts !== false) {
-      const request: PromptRequest = { id, call, ctx, findings: [...state.prompts], accesses: [...state.accesses] };
+      const request: PromptRequest = {
+        id,
+        call,
+        ctx,
+        findings: [...state.prompts],
+        accesses: [...state.accesses],
+      };
       const first = state.prompts[0]!;
       try {
-        const answer = (hooks.onPrompt.taps.length > 0) ? await hooks.onPrompt.promise(request, state) : undefined;
+        const answer =
+          hooks.onPrompt.taps.length > 0 ? await hooks.onPrompt.promise(request, state) : undefined;
         if (answer === undefined) {
-          deny = { ...first, action: 'deny', code: 'PROMPT_UNANSWERED', reason: 'approval required, and no approver answered', plugin: 'core' };
+          deny = {
+            ...first,
+            action: 'deny',
+            code: 'PROMPT_UNANSWERED',
+            reason: 'approval required, and no approver answered',
+            plugin: 'core',
+          };
         } else {
-          approval = { approved: answer.approved, by: answer.by ?? 'unknown', ...(answer.reason ? { reason: answer.reason } : {}), ...(answer.grant === undefined ? {} : { grant: answer.grant }) };
+          approval = {
+            approved: answer.approved,
+            by: answer.by ?? 'unknown',
+            ...(answer.reason ? { reason: answer.reason } : {}),
+            ...(answer.grant === undefined ? {} : { grant: answer.grant }),
+          };
           if (!answer.approved) {
-            deny = { ...first, action: 'deny', code: answer.code ?? 'PROMPT_DENIED', reason: answer.reason ?? 'approval denied', plugin: answer.by ?? first.plugin };
+            deny = {
+              ...first,
+              action: 'deny',
+              code: answer.code ?? 'PROMPT_DENIED',
+              reason: answer.reason ?? 'approval denied',
+              plugin: answer.by ?? first.plugin,
+            };
           }
         }
       } catch (error) {
         const finding = failClosed(error);
-        deny = error instanceof PluginFailure && error.kind === 'timeout'
-          ? { ...first, action: 'deny', code: 'PROMPT_TIMEOUT', reason: `approval timed out: ${error.message}`, plugin: error.plugin }
-          : finding;
+        deny =
+          error instanceof PluginFailure && error.kind === 'timeout'
+            ? {
+                ...first,
+                action: 'deny',
+                code: 'PROMPT_TIMEOUT',
+                reason: `approval timed out: ${error.message}`,
+                plugin: error.plugin,
+              }
+            : finding;
       }
       action = deny ? 'deny' : 'allow';
     }
 
-    const reasons: Finding[] = deny ? [deny, ...state.prompts] : state.prompts.length > 0 ? [...state.prompts] : [];
-    const envelope = action === 'deny' && deny ? Object.freeze(buildEnvelope(deny, tool, id, disclosure)) : undefined;
+    const reasons: Finding[] = deny
+      ? [deny, ...state.prompts]
+      : state.prompts.length > 0
+        ? [...state.prompts]
+        : [];
+    const envelope =
+      action === 'deny' && deny ? Object.freeze(buildEnvelope(deny, tool, id, disclosure)) : undefined;
     const decision: Decision = Object.freeze({
       id,
       action,
@@ -344,7 +428,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     // Observers run after the verdict, on a frozen decision; their taps never throw and are time-bounded.
     const observe: Promise<void>[] = [];
     if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, ctx));
-    if (action === 'deny' && deny && (hooks.onViolation.taps.length > 0)) {
+    if (action === 'deny' && deny && hooks.onViolation.taps.length > 0) {
       const violation: Violation = Object.freeze({ decision, call, ctx, finding: deny });
       observe.push(hooks.onViolation.promise(violation));
     }
@@ -357,10 +441,12 @@ export function createGuard(options: GuardOptions = {}): Guard {
     fn: (args: A, ctx: CallContext) => R | Promise<R>,
     wrapOpts: WrapOptions = {},
   ): (args: A, ctx: CallContext) => Promise<R | RejectionEnvelope> {
-    if (typeof tool !== 'string' || tool === '') throw invalidOption('wrap(tool)', tool, 'a non-empty tool name');
+    if (typeof tool !== 'string' || tool === '')
+      throw invalidOption('wrap(tool)', tool, 'a non-empty tool name');
     if (typeof fn !== 'function') throw invalidOption('wrap(fn)', fn, 'a function');
     const onDeny = wrapOpts.onDeny ?? 'return';
-    if (onDeny !== 'return' && onDeny !== 'throw') throw invalidOption('wrap.onDeny', onDeny, '"return" or "throw"');
+    if (onDeny !== 'return' && onDeny !== 'throw')
+      throw invalidOption('wrap.onDeny', onDeny, '"return" or "throw"');
     return async (args: A, ctx: CallContext) => {
       const call = { tool, args };
       const decision = await check(call, ctx);
@@ -371,17 +457,20 @@ export function createGuard(options: GuardOptions = {}): Guard {
       }
       try {
         const result = await fn(args, ctx);
-        if (hooks.afterToolCall.taps.length > 0) await hooks.afterToolCall.promise({ call, ctx, decision, result });
+        if (hooks.afterToolCall.taps.length > 0)
+          await hooks.afterToolCall.promise({ call, ctx, decision, result });
         return result;
       } catch (error) {
-        if (hooks.afterToolCall.taps.length > 0) await hooks.afterToolCall.promise({ call, ctx, decision, error });
+        if (hooks.afterToolCall.taps.length > 0)
+          await hooks.afterToolCall.promise({ call, ctx, decision, error });
         throw error;
       }
     };
   }
 
   function describeTools(tools: readonly ToolDescriptor[], ctx: DescribeContext = {}): ToolDescriptor[] {
-    if (!Array.isArray(tools)) throw invalidOption('describeTools(tools)', tools, 'an array of tool descriptors');
+    if (!Array.isArray(tools))
+      throw invalidOption('describeTools(tools)', tools, 'an array of tool descriptors');
     freeze();
     const copy = tools.map((t) => ({ ...t }));
     if (hooks.describeTools.taps.length === 0) return copy;

@@ -22,7 +22,12 @@ const DEFAULT_HINTS: Record<string, string> = {
  * The rejection envelope the model sees (ARCHITECTURE.md). With `disclosure: 'redacted'` the allowed roots
  * are not revealed, so a probing model learns only that its path was refused.
  */
-export function buildEnvelope(finding: Finding, tool: string, decisionId: string, disclosure: Disclosure): RejectionEnvelope {
+export function buildEnvelope(
+  finding: Finding,
+  tool: string,
+  decisionId: string,
+  disclosure: Disclosure,
+): RejectionEnvelope {
   const access = finding.access;
   const envelope: RejectionEnvelope = {
     error: `Tool call rejected: ${finding.reason}`,

@@ -6,7 +6,12 @@ export class ToolgateError extends Error {
   readonly code: ErrorCode;
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options?: ErrorOptions) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: ErrorOptions,
+  ) {
     super(message, options);
     this.name = 'ToolgateError';
     this.code = code;
@@ -29,7 +34,8 @@ export class ToolCallRejectedError extends ToolgateError {
 
 /** Formats a value for an error message: short, one line, and safe for any input. */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
   if (value === null || typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return `array(${value.length})`;
   return 'object';

@@ -84,13 +84,28 @@ const OBSERVERS = new Set<HookName>(['onViolation', 'onDecision', 'afterToolCall
 
 export function createHooks(): GuardHooks {
   return Object.freeze({
-    collectAccesses: new AsyncSeriesWaterfallHook<[Access[], ToolCall, CallState]>(['accesses', 'call', 'state'], 'collectAccesses'),
-    beforeToolCall: new AsyncSeriesBailHook<[ToolCall, CallState], Finding | undefined>(['call', 'state'], 'beforeToolCall'),
-    onPrompt: new AsyncSeriesBailHook<[PromptRequest, CallState], PromptAnswer | undefined>(['request', 'state'], 'onPrompt'),
+    collectAccesses: new AsyncSeriesWaterfallHook<[Access[], ToolCall, CallState]>(
+      ['accesses', 'call', 'state'],
+      'collectAccesses',
+    ),
+    beforeToolCall: new AsyncSeriesBailHook<[ToolCall, CallState], Finding | undefined>(
+      ['call', 'state'],
+      'beforeToolCall',
+    ),
+    onPrompt: new AsyncSeriesBailHook<[PromptRequest, CallState], PromptAnswer | undefined>(
+      ['request', 'state'],
+      'onPrompt',
+    ),
     onViolation: new AsyncParallelHook<[Violation]>(['violation'], 'onViolation'),
-    onDecision: new AsyncParallelHook<[Decision, ToolCall, CallContext]>(['decision', 'call', 'ctx'], 'onDecision'),
+    onDecision: new AsyncParallelHook<[Decision, ToolCall, CallContext]>(
+      ['decision', 'call', 'ctx'],
+      'onDecision',
+    ),
     afterToolCall: new AsyncParallelHook<[ToolResult]>(['result'], 'afterToolCall'),
-    describeTools: new SyncWaterfallHook<[ToolDescriptor[], DescribeContext]>(['tools', 'ctx'], 'describeTools'),
+    describeTools: new SyncWaterfallHook<[ToolDescriptor[], DescribeContext]>(
+      ['tools', 'ctx'],
+      'describeTools',
+    ),
   });
 }
 
@@ -106,7 +121,8 @@ function postFor(hook: HookName, plugin: string): Post {
         if (!Array.isArray(result)) throw invalid('collectAccesses taps must return the array of accesses');
         // Append-only: dropping or replacing an earlier extractor's access would loosen the verdict.
         for (let i = 0; i < before.length; i++) {
-          if (result[i] !== before[i]) throw invalid('collectAccesses taps may only append accesses, never remove or replace one');
+          if (result[i] !== before[i])
+            throw invalid('collectAccesses taps may only append accesses, never remove or replace one');
         }
         for (let i = before.length; i < result.length; i++) {
           const problem = accessProblem(result[i]);
@@ -119,7 +135,8 @@ function postFor(hook: HookName, plugin: string): Post {
       return (result, args) => {
         if (result === undefined || result === null) return undefined;
         // "allow" is never a verdict a plugin can return to end the chain (invariant 1): it is ignored.
-        if (typeof result === 'object' && (result as { action?: unknown }).action === 'allow') return undefined;
+        if (typeof result === 'object' && (result as { action?: unknown }).action === 'allow')
+          return undefined;
         const problem = findingProblem(result);
         if (problem) throw invalid(problem);
         const finding = { ...(result as Finding), plugin: plugin };
@@ -161,11 +178,19 @@ export type ObserverErrorSink = (failure: PluginFailure) => void;
  * the hook's timeout or an invalid return value becomes a PluginFailure naming plugin and hook, which core
  * turns into a PLUGIN_ERROR deny. Observer taps are wrapped so they can never fail or stall a decision.
  */
-export function interceptHooks(hooks: GuardHooks, timeouts: HookTimeouts, onObserverError: ObserverErrorSink): void {
+export function interceptHooks(
+  hooks: GuardHooks,
+  timeouts: HookTimeouts,
+  onObserverError: ObserverErrorSink,
+): void {
   for (const name of Object.keys(hooks) as HookName[]) {
     const hook = hooks[name] as unknown as { intercept(i: { register(tap: TapLike): TapLike }): void };
     const observer = OBSERVERS.has(name);
-    const ms = observer ? timeouts.observers : name === 'describeTools' ? Number.POSITIVE_INFINITY : timeouts[name as keyof HookTimeouts];
+    const ms = observer
+      ? timeouts.observers
+      : name === 'describeTools'
+        ? Number.POSITIVE_INFINITY
+        : timeouts[name as keyof HookTimeouts];
     hook.intercept({
       register(tap) {
         const plugin = tap.name;
@@ -186,7 +211,12 @@ export function interceptHooks(hooks: GuardHooks, timeouts: HookTimeouts, onObse
               throw toPluginFailure(plugin, name, error);
             }
             if (isThenable(result)) {
-              throw new PluginFailure(plugin, name, 'invalid', 'a tap registered with tap() returned a promise; use tapPromise()');
+              throw new PluginFailure(
+                plugin,
+                name,
+                'invalid',
+                'a tap registered with tap() returned a promise; use tapPromise()',
+              );
             }
             return post(result, args);
           };
@@ -200,7 +230,11 @@ export function interceptHooks(hooks: GuardHooks, timeouts: HookTimeouts, onObse
             } catch (error) {
               return Promise.reject(toPluginFailure(plugin, name, error));
             }
-            return withTimeout(pending, ms, () => new PluginFailure(plugin, name, 'timeout', `no result within ${ms} ms`)).then(
+            return withTimeout(
+              pending,
+              ms,
+              () => new PluginFailure(plugin, name, 'timeout', `no result within ${ms} ms`),
+            ).then(
               (result) => post(result, args),
               (error: unknown) => {
                 throw toPluginFailure(plugin, name, error);
@@ -208,7 +242,12 @@ export function interceptHooks(hooks: GuardHooks, timeouts: HookTimeouts, onObse
             );
           };
         } else {
-          throw new PluginFailure(plugin, name, 'invalid', 'callback-style taps (tapAsync) are not supported; use tapPromise()');
+          throw new PluginFailure(
+            plugin,
+            name,
+            'invalid',
+            'callback-style taps (tapAsync) are not supported; use tapPromise()',
+          );
         }
         return tap;
       },
@@ -235,7 +274,9 @@ function observerWrapper(
       try {
         const result = original(...args);
         if (isThenable(result)) {
-          (result as Promise<unknown>).then(undefined, (error: unknown) => report(toPluginFailure(plugin, hook, error)));
+          (result as Promise<unknown>).then(undefined, (error: unknown) =>
+            report(toPluginFailure(plugin, hook, error)),
+          );
         }
       } catch (error) {
         report(toPluginFailure(plugin, hook, error));
@@ -251,7 +292,17 @@ function observerWrapper(
       report(toPluginFailure(plugin, hook, error));
       return Promise.resolve();
     }
-    return withTimeout(pending, ms, () => new PluginFailure(plugin, hook, 'timeout', `observer still running after ${ms} ms; the decision did not wait`)).then(
+    return withTimeout(
+      pending,
+      ms,
+      () =>
+        new PluginFailure(
+          plugin,
+          hook,
+          'timeout',
+          `observer still running after ${ms} ms; the decision did not wait`,
+        ),
+    ).then(
       () => undefined,
       (error: unknown) => report(toPluginFailure(plugin, hook, error)),
     );
@@ -266,7 +317,8 @@ export function createPluginHooks(hooks: GuardHooks, plugin: string, assertOpen:
       tap(o: object, fn: Function): void;
       tapPromise?(o: object, fn: Function): void;
     };
-    const options = (spec: TapSpec | string) => (typeof spec === 'string' ? { name: plugin } : { ...spec, name: plugin });
+    const options = (spec: TapSpec | string) =>
+      typeof spec === 'string' ? { name: plugin } : { ...spec, name: plugin };
     facade[name] = Object.freeze({
       tap(spec: TapSpec | string, fn: Function) {
         assertOpen();

@@ -1,23 +1,40 @@
-export { createGuard } from './createGuard.js';
-export type { CheckOptions, Guard, GuardOptions, GuardPlugin, OnDeny, PluginApi, SessionGuard, WrapOptions } from './createGuard.js';
 export type { CallState } from './callState.js';
-export { createAccess, uncertainAccess } from './createAccess.js';
-export type { CreateAccessOptions } from './createAccess.js';
-export { resolvePath } from './resolvePath.js';
-export type { ResolveOptions } from './resolvePath.js';
-export { expandPath } from './expandPath.js';
-export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
-export { isWithin } from './isWithin.js';
-export { Stage } from './stages.js';
-export type { StageName } from './stages.js';
-export type { GuardHooks, HookFacade, HookName, HookTimeouts, PluginHooks, TapSpec, ToolResult } from './hooks.js';
-export { PluginFailure } from './pluginFailure.js';
-export { ToolCallRejectedError, ToolgateError, describeValue } from './errors.js';
-export { errorCodes, isKnownCode, verdictCodes } from './codes.js';
 export type { Code, ErrorCode, VerdictCode } from './codes.js';
-export { buildEnvelope } from './envelope.js';
+export { errorCodes, isKnownCode, verdictCodes } from './codes.js';
+export type { CreateAccessOptions } from './createAccess.js';
+export { createAccess, uncertainAccess } from './createAccess.js';
+export type {
+  CheckOptions,
+  Guard,
+  GuardOptions,
+  GuardPlugin,
+  OnDeny,
+  PluginApi,
+  SessionGuard,
+  WrapOptions,
+} from './createGuard.js';
+export { createGuard } from './createGuard.js';
 export type { Disclosure } from './envelope.js';
-export { processContext, validateContext } from './validateContext.js';
-export type * from './types.js';
-export { DEFAULT_SEVERITY_RULES, SEVERITY_ORDER, accessSeverity, decisionSeverity } from './severity.js';
+export { buildEnvelope } from './envelope.js';
+export { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
+export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
+export { expandPath } from './expandPath.js';
+export type {
+  GuardHooks,
+  HookFacade,
+  HookName,
+  HookTimeouts,
+  PluginHooks,
+  TapSpec,
+  ToolResult,
+} from './hooks.js';
+export { isWithin } from './isWithin.js';
+export { PluginFailure } from './pluginFailure.js';
+export type { ResolveOptions } from './resolvePath.js';
+export { resolvePath } from './resolvePath.js';
 export type { Severity, SeverityRule } from './severity.js';
+export { accessSeverity, DEFAULT_SEVERITY_RULES, decisionSeverity, SEVERITY_ORDER } from './severity.js';
+export type { StageName } from './stages.js';
+export { Stage } from './stages.js';
+export type * from './types.js';
+export { processContext, validateContext } from './validateContext.js';

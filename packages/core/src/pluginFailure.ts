@@ -4,8 +4,17 @@ export class PluginFailure extends Error {
   readonly hook: string;
   readonly kind: 'threw' | 'timeout' | 'invalid';
 
-  constructor(plugin: string, hook: string, kind: 'threw' | 'timeout' | 'invalid', detail: string, cause?: unknown) {
-    super(`plugin "${plugin}" ${kind === 'timeout' ? 'timed out' : kind === 'invalid' ? 'returned an invalid value' : 'failed'} in hook ${hook}: ${detail}`, cause === undefined ? undefined : { cause });
+  constructor(
+    plugin: string,
+    hook: string,
+    kind: 'threw' | 'timeout' | 'invalid',
+    detail: string,
+    cause?: unknown,
+  ) {
+    super(
+      `plugin "${plugin}" ${kind === 'timeout' ? 'timed out' : kind === 'invalid' ? 'returned an invalid value' : 'failed'} in hook ${hook}: ${detail}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.name = 'PluginFailure';
     this.plugin = plugin;
     this.hook = hook;

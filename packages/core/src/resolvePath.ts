@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { posix } from 'node:path';
-import { ToolgateError, describeValue } from './errors.js';
+import { describeValue, ToolgateError } from './errors.js';
 import { type ExpandContext, type ExpandOptions, expandPath } from './expandPath.js';
 import type { ResolvedPath, SymlinkHop } from './types.js';
 
@@ -22,11 +22,16 @@ const PROC_MAGIC = new Set(['cwd', 'exe', 'fd', 'map_files', 'fdinfo', 'ns']);
 
 function assertRaw(raw: unknown): asserts raw is string {
   if (typeof raw !== 'string') {
-    throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', `path must be a string, got ${describeValue(raw)}`, { raw });
+    throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', `path must be a string, got ${describeValue(raw)}`, {
+      raw,
+    });
   }
-  if (raw.length === 0) throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', 'path must not be empty', { raw });
+  if (raw.length === 0)
+    throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', 'path must not be empty', { raw });
   if (raw.includes('\0')) {
-    throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', `path contains a NUL byte: ${describeValue(raw)}`, { raw });
+    throw new ToolgateError('TOOLGATE_ERR_INVALID_PATH', `path contains a NUL byte: ${describeValue(raw)}`, {
+      raw,
+    });
   }
 }
 
@@ -90,12 +95,21 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
       return { real: null, exists: false, reason: `cannot inspect ${candidate} (${code ?? 'error'})` };
     }
     if (isLink) {
-      if (++links > MAX_LINKS) return { real: null, exists: false, reason: `too many levels of symbolic links at ${candidate} (loop)` };
+      if (++links > MAX_LINKS)
+        return {
+          real: null,
+          exists: false,
+          reason: `too many levels of symbolic links at ${candidate} (loop)`,
+        };
       let target: string;
       try {
         target = readlinkSync(candidate);
       } catch (error) {
-        return { real: null, exists: false, reason: `cannot read link ${candidate} (${(error as NodeJS.ErrnoException).code})` };
+        return {
+          real: null,
+          exists: false,
+          reason: `cannot read link ${candidate} (${(error as NodeJS.ErrnoException).code})`,
+        };
       }
       hops.push({ link: candidate, target });
       if (target.startsWith('/')) out.length = 0;
@@ -148,7 +162,16 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
   const lexical = posix.resolve(full);
   const hops: SymlinkHop[] = [];
   if (!expansion.certain) {
-    return { raw, expanded, lexical, real: null, certain: false, reason: expansion.reason!, hops, exists: false };
+    return {
+      raw,
+      expanded,
+      lexical,
+      real: null,
+      certain: false,
+      reason: expansion.reason!,
+      hops,
+      exists: false,
+    };
   }
 
   let result: Walk;
@@ -175,7 +198,16 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
   }
 
   if (result.real === null) {
-    return { raw, expanded, lexical, real: null, certain: false, reason: result.reason ?? 'unresolvable', hops, exists: false };
+    return {
+      raw,
+      expanded,
+      lexical,
+      real: null,
+      certain: false,
+      reason: result.reason ?? 'unresolvable',
+      hops,
+      exists: false,
+    };
   }
   return { raw, expanded, lexical, real: result.real, certain: true, hops, exists: result.exists };
 }

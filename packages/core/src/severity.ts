@@ -16,7 +16,21 @@ export interface SeverityRule {
   op?: Op;
 }
 
-const CREDENTIAL_FILES = ['id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa', 'credentials', '.netrc', '.pgpass', '.npmrc', '.pypirc', '.git-credentials', '.env', 'authorized_keys', 'known_hosts'];
+const CREDENTIAL_FILES = [
+  'id_rsa',
+  'id_ed25519',
+  'id_ecdsa',
+  'id_dsa',
+  'credentials',
+  '.netrc',
+  '.pgpass',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.env',
+  'authorized_keys',
+  'known_hosts',
+];
 
 /** Seed 001's classification: system roots and account databases are critical, secrets and system trees high. */
 export const DEFAULT_SEVERITY_RULES: readonly SeverityRule[] = Object.freeze([
@@ -44,11 +58,16 @@ function within(path: string, root: string): boolean {
 }
 
 /** Severity of one access: the highest matching rule, else medium for writes and low for reads. */
-export function accessSeverity(access: Pick<Access, 'op' | 'path' | 'realPath'>, rules: readonly SeverityRule[] = DEFAULT_SEVERITY_RULES): Severity {
+export function accessSeverity(
+  access: Pick<Access, 'op' | 'path' | 'realPath'>,
+  rules: readonly SeverityRule[] = DEFAULT_SEVERITY_RULES,
+): Severity {
   // `/` itself is critical: a write to or a subtree over the root touches everything.
   if (access.path === '/' || access.realPath === '/') return 'critical';
   let best: Severity = access.op === 'write' ? 'medium' : 'low';
-  for (const candidate of access.realPath && access.realPath !== access.path ? [access.path, access.realPath] : [access.path]) {
+  for (const candidate of access.realPath && access.realPath !== access.path
+    ? [access.path, access.realPath]
+    : [access.path]) {
     const parts = candidate.split('/');
     const base = parts[parts.length - 1] ?? '';
     for (const rule of rules) {
@@ -65,7 +84,10 @@ export function accessSeverity(access: Pick<Access, 'op' | 'path' | 'realPath'>,
 }
 
 /** Severity of a decision: the highest of the accesses its findings name (or of all its accesses). */
-export function decisionSeverity(decision: Pick<Decision, 'reasons' | 'accesses'>, rules?: readonly SeverityRule[]): Severity {
+export function decisionSeverity(
+  decision: Pick<Decision, 'reasons' | 'accesses'>,
+  rules?: readonly SeverityRule[],
+): Severity {
   const named = decision.reasons.map((r) => r.access).filter((a): a is Access => a !== undefined);
   const pool = named.length > 0 ? named : decision.accesses;
   let best: Severity = 'low';

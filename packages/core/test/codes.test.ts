@@ -7,7 +7,9 @@ const documented = new Set([...doc.matchAll(/^### ([A-Z_]+)\s*$/gm)].map((m) => 
 
 describe('the error-code registry', () => {
   it('documents every code in docs/errors.md', () => {
-    const missing = [...Object.keys(verdictCodes), ...Object.keys(errorCodes)].filter((c) => !documented.has(c));
+    const missing = [...Object.keys(verdictCodes), ...Object.keys(errorCodes)].filter(
+      (c) => !documented.has(c),
+    );
     expect(missing).toEqual([]);
   });
 

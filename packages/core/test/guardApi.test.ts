@@ -1,10 +1,13 @@
-import { ToolCallRejectedError, createGuard } from '@toolgate/core';
+import { createGuard, ToolCallRejectedError } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { call, ctx, denyUnder, pathExtractor, plugin } from './helpers.js';
 
 describe('rejection envelope', () => {
   it('has the documented shape, and redacted disclosure hides the allowed roots', async () => {
-    const full = await createGuard({ plugins: [pathExtractor(), denyUnder('/home/u/.ssh')] }).check(call('file_write', { path: '~/.ssh/id_rsa' }), ctx());
+    const full = await createGuard({ plugins: [pathExtractor(), denyUnder('/home/u/.ssh')] }).check(
+      call('file_write', { path: '~/.ssh/id_rsa' }),
+      ctx(),
+    );
     expect(full.envelope).toEqual({
       error: 'Tool call rejected: under /home/u/.ssh',
       code: 'PATH_DENIED',
@@ -15,13 +18,19 @@ describe('rejection envelope', () => {
       hint: 'Use a path under one of the allowed roots, or ask the user.',
       decision_id: full.id,
     });
-    const redacted = await createGuard({ plugins: [pathExtractor(), denyUnder('/home/u/.ssh')], disclosure: 'redacted' }).check(call('file_write', { path: '~/.ssh/id_rsa' }), ctx());
+    const redacted = await createGuard({
+      plugins: [pathExtractor(), denyUnder('/home/u/.ssh')],
+      disclosure: 'redacted',
+    }).check(call('file_write', { path: '~/.ssh/id_rsa' }), ctx());
     expect(redacted.envelope).not.toHaveProperty('allowed_paths');
     expect(JSON.stringify(redacted.envelope)).not.toContain('/ws"');
   });
 
   it('decisions are frozen', async () => {
-    const d = await createGuard({ plugins: [pathExtractor(), denyUnder('/etc')] }).check(call('read_file', { path: '/etc/hosts' }), ctx());
+    const d = await createGuard({ plugins: [pathExtractor(), denyUnder('/etc')] }).check(
+      call('read_file', { path: '/etc/hosts' }),
+      ctx(),
+    );
     expect(Object.isFrozen(d)).toBe(true);
     expect(Object.isFrozen(d.reasons)).toBe(true);
     expect(Object.isFrozen(d.accesses[0])).toBe(true);
@@ -53,7 +62,11 @@ describe('guard.wrap', () => {
   it('a session-bound guard wraps with its own context and reports to afterToolCall', async () => {
     const seen: unknown[] = [];
     const g = createGuard({
-      plugins: [pathExtractor(), denyUnder('/etc'), plugin('after', (h) => h.afterToolCall.tap('x', (r) => void seen.push(r.result)))],
+      plugins: [
+        pathExtractor(),
+        denyUnder('/etc'),
+        plugin('after', (h) => h.afterToolCall.tap('x', (r) => void seen.push(r.result))),
+      ],
     });
     const s = g.session(ctx({ sessionId: 'bound', cwd: '/ws/sub' }));
     const read = s.wrap('read_file', (args: { path: string }, c) => `${c.sessionId}:${args.path}`);
@@ -69,13 +82,22 @@ describe('guard.wrap', () => {
 
 describe('guard.describeTools', () => {
   it('runs the describeTools waterfall on copies, and a failing plugin leaves the list unchanged', () => {
-    const tools = [{ name: 'read_file', description: 'Read a file' }, { name: 'write_file', description: 'Write' }];
+    const tools = [
+      { name: 'read_file', description: 'Read a file' },
+      { name: 'write_file', description: 'Write' },
+    ];
     const g = createGuard({
-      plugins: [plugin('hide-writes', (h) => h.describeTools.tap('x', (ts) => ts.filter((t) => !t.name.startsWith('write'))))],
+      plugins: [
+        plugin('hide-writes', (h) =>
+          h.describeTools.tap('x', (ts) => ts.filter((t) => !t.name.startsWith('write'))),
+        ),
+      ],
     });
     expect(g.describeTools(tools).map((t) => t.name)).toEqual(['read_file']);
     expect(tools).toHaveLength(2);
-    const broken = createGuard({ plugins: [plugin('broken', (h) => h.describeTools.tap('x', () => 'nope' as never))] });
+    const broken = createGuard({
+      plugins: [plugin('broken', (h) => h.describeTools.tap('x', () => 'nope' as never))],
+    });
     const errors: unknown[] = [];
     broken.events.on('plugin-error', (e) => errors.push(e));
     expect(broken.describeTools(tools)).toEqual(tools);

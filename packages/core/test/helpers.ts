@@ -10,7 +10,10 @@ export const ctx = (over: Partial<CallContext> = {}): CallContext => ({
   ...over,
 });
 
-export const call = (tool = 'read_file', args: Record<string, unknown> = { path: '/ws/a.txt' }): ToolCall => ({ tool, args });
+export const call = (
+  tool = 'read_file',
+  args: Record<string, unknown> = { path: '/ws/a.txt' },
+): ToolCall => ({ tool, args });
 
 /** A plugin from a bare apply function. */
 export const plugin = (name: string, apply: (hooks: PluginHooks) => void): GuardPlugin => ({ name, apply });
@@ -19,7 +22,9 @@ export const plugin = (name: string, apply: (hooks: PluginHooks) => void): Guard
 export const pathExtractor = (): GuardPlugin =>
   plugin('extract', (hooks) => {
     hooks.collectAccesses.tap('extract', (acc, c, state) =>
-      typeof c.args.path === 'string' ? [...acc, state.access(c.args.path, 'read', { origin: 'test:args.path' })] : acc,
+      typeof c.args.path === 'string'
+        ? [...acc, state.access(c.args.path, 'read', { origin: 'test:args.path' })]
+        : acc,
     );
   });
 
@@ -28,7 +33,9 @@ export const denyUnder = (root: string, name = 'deny-under'): GuardPlugin =>
   plugin(name, (hooks) => {
     hooks.beforeToolCall.tap('p', (_c, state) => {
       const a = state.accesses.find((x) => x.realPath === root || x.realPath?.startsWith(`${root}/`));
-      return a ? { action: 'deny', code: 'PATH_DENIED', reason: `under ${root}`, access: a, allowedPaths: ['/ws'] } : undefined;
+      return a
+        ? { action: 'deny', code: 'PATH_DENIED', reason: `under ${root}`, access: a, allowedPaths: ['/ws'] }
+        : undefined;
     });
   });
 

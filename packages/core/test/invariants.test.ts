@@ -1,4 +1,4 @@
-import { Stage, ToolgateError, createGuard } from '@toolgate/core';
+import { createGuard, Stage, ToolgateError } from '@toolgate/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { call, ctx, denyUnder, pathExtractor, plugin, sleep } from './helpers.js';
@@ -42,7 +42,11 @@ describe('invariant 1: verdicts only tighten', () => {
   it('a prompt plus a deny is a deny, and no approver is asked', async () => {
     let asked = 0;
     const prompter = plugin('prompter', (hooks) => {
-      hooks.beforeToolCall.tap({ stage: Stage.GUARD }, () => ({ action: 'prompt', code: 'PATH_PROMPT', reason: 'ask' }));
+      hooks.beforeToolCall.tap({ stage: Stage.GUARD }, () => ({
+        action: 'prompt',
+        code: 'PATH_PROMPT',
+        reason: 'ask',
+      }));
       hooks.onPrompt.tap('x', () => {
         asked++;
         return { approved: true };
@@ -62,13 +66,21 @@ describe('invariant 1: verdicts only tighten', () => {
         const make = (kind: string, i: number) =>
           plugin(`${kind}-${i}`, (hooks) => {
             hooks.beforeToolCall.tap({ stage: i }, () =>
-              kind === 'allow-return' ? ({ action: 'allow' } as never) : kind === 'prompt' ? { action: 'prompt', code: 'PATH_PROMPT', reason: 'p' } : kind === 'deny' ? { action: 'deny', code: 'PATH_DENIED', reason: 'd' } : undefined,
+              kind === 'allow-return'
+                ? ({ action: 'allow' } as never)
+                : kind === 'prompt'
+                  ? { action: 'prompt', code: 'PATH_PROMPT', reason: 'p' }
+                  : kind === 'deny'
+                    ? { action: 'deny', code: 'PATH_DENIED', reason: 'd' }
+                    : undefined,
             );
           });
         const plugins = stack.map(make);
         const withDeny = [...plugins];
         withDeny.splice(Math.min(at, plugins.length), 0, make('deny', 99));
-        const a = await createGuard({ plugins: [pathExtractor(), ...withDeny] }).check(call(), ctx(), { resolvePrompts: false });
+        const a = await createGuard({ plugins: [pathExtractor(), ...withDeny] }).check(call(), ctx(), {
+          resolvePrompts: false,
+        });
         expect(a.action).toBe('deny');
       }),
       { numRuns: 60 },
@@ -106,7 +118,10 @@ describe('invariant 2: fail closed', () => {
       hooks.beforeToolCall.tapPromise('x', () => new Promise(() => {}));
     });
     const started = Date.now();
-    const d = await createGuard({ plugins: [pathExtractor(), hanger], timeouts: { beforeToolCall: 50 } }).check(call(), ctx());
+    const d = await createGuard({
+      plugins: [pathExtractor(), hanger],
+      timeouts: { beforeToolCall: 50 },
+    }).check(call(), ctx());
     expect(d.action).toBe('deny');
     expect(d.reasons[0]?.reason).toMatch(/"hanger" timed out in hook beforeToolCall/);
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -133,14 +148,22 @@ describe('invariant 2: fail closed', () => {
     const d = await g.check(call('read_file', { path: '$SECRET_DIR/x' }), ctx());
     expect(d.action).toBe('deny');
     expect(d.reasons[0]?.code).toBe('PATH_UNCERTAIN');
-    const p = await createGuard({ plugins: [pathExtractor(), lenient], uncertain: 'prompt' }).check(call('read_file', { path: '$SECRET_DIR/x' }), ctx(), { resolvePrompts: false });
+    const p = await createGuard({ plugins: [pathExtractor(), lenient], uncertain: 'prompt' }).check(
+      call('read_file', { path: '$SECRET_DIR/x' }),
+      ctx(),
+      { resolvePrompts: false },
+    );
     expect(p.action).toBe('prompt');
   });
 
   it('a prompt nobody answers ⇒ DENY; a declined prompt ⇒ DENY; an approver that throws ⇒ DENY', async () => {
     const prompter = (answer?: 'yes' | 'no' | 'throw') =>
       plugin('prompter', (hooks) => {
-        hooks.beforeToolCall.tap('x', () => ({ action: 'prompt', code: 'PATH_PROMPT', reason: 'needs a human' }));
+        hooks.beforeToolCall.tap('x', () => ({
+          action: 'prompt',
+          code: 'PATH_PROMPT',
+          reason: 'needs a human',
+        }));
         if (answer) {
           hooks.onPrompt.tap('x', () => {
             if (answer === 'throw') throw new Error('tty gone');
@@ -148,9 +171,15 @@ describe('invariant 2: fail closed', () => {
           });
         }
       });
-    expect((await createGuard({ plugins: [prompter()] }).check(call(), ctx())).reasons[0]?.code).toBe('PROMPT_UNANSWERED');
-    expect((await createGuard({ plugins: [prompter('no')] }).check(call(), ctx())).reasons[0]?.code).toBe('PROMPT_DENIED');
-    expect((await createGuard({ plugins: [prompter('throw')] }).check(call(), ctx())).reasons[0]?.code).toBe('PLUGIN_ERROR');
+    expect((await createGuard({ plugins: [prompter()] }).check(call(), ctx())).reasons[0]?.code).toBe(
+      'PROMPT_UNANSWERED',
+    );
+    expect((await createGuard({ plugins: [prompter('no')] }).check(call(), ctx())).reasons[0]?.code).toBe(
+      'PROMPT_DENIED',
+    );
+    expect((await createGuard({ plugins: [prompter('throw')] }).check(call(), ctx())).reasons[0]?.code).toBe(
+      'PLUGIN_ERROR',
+    );
     const yes = await createGuard({ plugins: [prompter('yes')] }).check(call(), ctx());
     expect(yes.action).toBe('allow');
     expect(yes.verdict).toBe('prompt');
@@ -179,7 +208,9 @@ describe('invariant 2: fail closed', () => {
     expect((await g.check({ tool: 'x', args: null } as never, ctx())).reasons[0]?.code).toBe('INVALID_CALL');
     expect((await g.check({ args: {} } as never, ctx())).reasons[0]?.code).toBe('INVALID_CALL');
     expect((await g.check(null as never, ctx())).action).toBe('deny');
-    await expect(g.check(call(), { ...ctx(), cwd: 'relative' })).rejects.toThrow(/cwd must be an absolute path/);
+    await expect(g.check(call(), { ...ctx(), cwd: 'relative' })).rejects.toThrow(
+      /cwd must be an absolute path/,
+    );
   });
 });
 
@@ -209,7 +240,10 @@ describe('invariant 3: observers cannot change or stall a decision', () => {
     const hang = plugin('hang', (hooks) => {
       hooks.onDecision.tapPromise('x', () => new Promise(() => {}));
     });
-    const g = createGuard({ plugins: [pathExtractor(), denyUnder('/etc'), hang], timeouts: { observers: 40 } });
+    const g = createGuard({
+      plugins: [pathExtractor(), denyUnder('/etc'), hang],
+      timeouts: { observers: 40 },
+    });
     const started = Date.now();
     const d = await g.check(call(), ctx());
     expect(d.action).toBe('allow');
@@ -219,7 +253,9 @@ describe('invariant 3: observers cannot change or stall a decision', () => {
 
 describe('setup fails early', () => {
   it('rejects duplicate plugin names, invalid plugins and unknown or invalid options', () => {
-    expect(() => createGuard({ plugins: [denyUnder('/a', 'same'), denyUnder('/b', 'same')] })).toThrow(/already installed/);
+    expect(() => createGuard({ plugins: [denyUnder('/a', 'same'), denyUnder('/b', 'same')] })).toThrow(
+      /already installed/,
+    );
     expect(() => createGuard({ plugins: [{ name: '', apply() {} }] })).toThrow(ToolgateError);
     expect(() => createGuard({ plugins: [{ name: 'x' } as never] })).toThrow(/apply/);
     expect(() => createGuard({ disclosure: 'some' as never })).toThrow(/disclosure/);
@@ -235,19 +271,27 @@ describe('setup fails early', () => {
     const g = createGuard({ plugins: [sneaky, denyUnder('/etc')] });
     await g.check(call(), ctx());
     expect(g.frozen).toBe(true);
-    expect(() => g.use(denyUnder('/x', 'late'))).toThrow(expect.objectContaining({ code: 'TOOLGATE_ERR_FROZEN' }));
+    expect(() => g.use(denyUnder('/x', 'late'))).toThrow(
+      expect.objectContaining({ code: 'TOOLGATE_ERR_FROZEN' }),
+    );
     expect(() => lateHooks!.beforeToolCall.tap('x', () => undefined)).toThrow(/no longer be added/);
   });
 
   it('plugins get a facade without call/promise/intercept', () => {
     let seen: Record<string, unknown> = {};
-    createGuard({ plugins: [plugin('peek', (hooks) => { seen = hooks.beforeToolCall as never; })] });
+    createGuard({
+      plugins: [
+        plugin('peek', (hooks) => {
+          seen = hooks.beforeToolCall as never;
+        }),
+      ],
+    });
     expect(Object.keys(seen).sort()).toEqual(['tap', 'tapPromise']);
   });
 });
 
 describe('invariant 5: sessions are isolated', () => {
-  it('100 concurrent sessions with different state never see each other\'s', async () => {
+  it("100 concurrent sessions with different state never see each other's", async () => {
     // A plugin that remembers a per-session secret on the first call and checks it on later ones.
     const leaks: string[] = [];
     const memo = plugin('memo', (hooks) => {
@@ -264,7 +308,9 @@ describe('invariant 5: sessions are isolated', () => {
     const g = createGuard({ plugins: [memo] });
     const sessions = Array.from({ length: 100 }, (_, i) => g.session(ctx({ sessionId: `s${i}` })));
     await Promise.all(
-      sessions.flatMap((s, i) => Array.from({ length: 5 }, () => s.check({ tool: 'web_search', args: { secret: `secret-${i}` } }))),
+      sessions.flatMap((s, i) =>
+        Array.from({ length: 5 }, () => s.check({ tool: 'web_search', args: { secret: `secret-${i}` } })),
+      ),
     );
     expect(leaks).toEqual([]);
     sessions[0]!.end();

@@ -16,13 +16,20 @@ const TARGETS = ['..', '../..', 'b', 'c', '../d', 'zz', 'l0', 'l1', '../../..', 
 const linkArb = fc.record({
   dir: fc.constantFrom('', ...DIRS),
   name: fc.constantFrom('l0', 'l1', 'l2', 'l3'),
-  target: fc.oneof(fc.constantFrom(...TARGETS), fc.constantFrom(...DIRS, ...FILES).map((p) => `ROOT/${p}`)),
+  target: fc.oneof(
+    fc.constantFrom(...TARGETS),
+    fc.constantFrom(...DIRS, ...FILES).map((p) => `ROOT/${p}`),
+  ),
 });
 const treeArb = fc.uniqueArray(linkArb, { maxLength: 6, selector: (l) => `${l.dir}/${l.name}` });
-const pathArb = fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 7 }).map((parts) => parts.join('/'));
+const pathArb = fc
+  .array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 7 })
+  .map((parts) => parts.join('/'));
 
 let counter = 0;
-function buildTree(links: fc.Arbitrary<unknown> extends never ? never : Array<{ dir: string; name: string; target: string }>): string {
+function buildTree(
+  links: fc.Arbitrary<unknown> extends never ? never : Array<{ dir: string; name: string; target: string }>,
+): string {
   const root = join(base, `t${counter++}`);
   for (const d of DIRS) mkdirSync(join(root, d), { recursive: true });
   for (const f of FILES) writeFileSync(join(root, f), 'x');

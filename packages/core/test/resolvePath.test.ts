@@ -1,12 +1,17 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ToolgateError, isWithin, resolvePath } from '@toolgate/core';
+import { isWithin, resolvePath, ToolgateError } from '@toolgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let root: string;
 let ws: string;
-const ctx = () => ({ cwd: ws, workspace: ws, home: join(root, 'home'), env: { PROJECT: join(root, 'ws'), EMPTY: '' } as Record<string, string> });
+const ctx = () => ({
+  cwd: ws,
+  workspace: ws,
+  home: join(root, 'home'),
+  env: { PROJECT: join(root, 'ws'), EMPTY: '' } as Record<string, string>,
+});
 
 beforeAll(() => {
   // realpath: tmpdir may itself sit behind a symlink on some systems.
@@ -131,7 +136,9 @@ describe('resolvePath: symlinks with kernel semantics', () => {
     expect(onLink.real).toBe(join(ws, 'etc-link'));
     expect(onLink.exists).toBe(true);
     // the parent is still resolved, and a trailing slash follows as the kernel does
-    expect(resolvePath('out/x', ctx(), { followFinal: false }).real).toBe(join(root, 'elsewhere', 'dir', 'x'));
+    expect(resolvePath('out/x', ctx(), { followFinal: false }).real).toBe(
+      join(root, 'elsewhere', 'dir', 'x'),
+    );
     expect(resolvePath('etc-link/', ctx(), { followFinal: false }).real).toBe('/etc');
   });
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CallContext, type GuardPlugin, createGuard, isWithin, uncertainAccess } from '@toolgate/core';
+import { type CallContext, createGuard, type GuardPlugin, isWithin, uncertainAccess } from '@toolgate/core';
 import type { Command } from 'commander';
 
 // A deliberately small policy so the foundation's demo runs on its own: reads and writes under the
@@ -16,14 +16,21 @@ function workspaceOnly(): GuardPlugin {
           const raw = call.args[key];
           const op = call.tool.startsWith('read') ? 'read' : 'write';
           if (typeof raw === 'string') out.push(state.access(raw, op, { origin: `args.${key}` }));
-          else if (raw !== undefined) out.push(uncertainAccess(String(raw), op, `args.${key}`, 'path argument is not a string'));
+          else if (raw !== undefined)
+            out.push(uncertainAccess(String(raw), op, `args.${key}`, 'path argument is not a string'));
         }
         return out;
       });
       hooks.beforeToolCall.tap('judge', (_call, state) => {
         for (const a of state.accesses) {
           if (a.realPath !== null && !isWithin(a.realPath, state.ctx.workspace)) {
-            return { action: 'deny', code: 'PATH_DENIED', reason: 'path outside allowed scope', access: a, allowedPaths: [state.ctx.workspace] };
+            return {
+              action: 'deny',
+              code: 'PATH_DENIED',
+              reason: 'path outside allowed scope',
+              access: a,
+              allowedPaths: [state.ctx.workspace],
+            };
           }
         }
         return undefined;
@@ -39,7 +46,14 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     mkdirSync(join(workspace, 'src'), { recursive: true });
     writeFileSync(join(workspace, 'src', 'index.ts'), 'export {};\n');
     symlinkSync('/etc', join(workspace, 'etc-link'));
-    const ctx: CallContext = { sessionId: 'demo', agentId: 'demo-agent', cwd: workspace, workspace, home: join(root, 'home'), env: { HOME: join(root, 'home') } };
+    const ctx: CallContext = {
+      sessionId: 'demo',
+      agentId: 'demo-agent',
+      cwd: workspace,
+      workspace,
+      home: join(root, 'home'),
+      env: { HOME: join(root, 'home') },
+    };
     const guard = createGuard({ plugins: [workspaceOnly()] });
     const calls = [
       { tool: 'read_file', args: { path: 'src/index.ts' } },
@@ -57,10 +71,17 @@ export async function runDemo(out: NodeJS.WritableStream = process.stdout): Prom
     for (const call of calls) {
       const d = await guard.check(call, ctx);
       const a = d.reasons[0]?.access ?? d.accesses[0];
-      rows.push([d.action.toUpperCase(), call.tool, a ? (a.realPath ?? a.raw).replace(root, '<tmp>') : '-', d.reasons[0]?.reason.replace(root, '<tmp>') ?? '']);
+      rows.push([
+        d.action.toUpperCase(),
+        call.tool,
+        a ? (a.realPath ?? a.raw).replace(root, '<tmp>') : '-',
+        d.reasons[0]?.reason.replace(root, '<tmp>') ?? '',
+      ]);
     }
     const widths = [6, 12, 36];
-    out.write(`${['DECISION', 'TOOL', 'PATH', 'REASON'].map((h, i) => h.padEnd(widths[i] ?? 0)).join('  ')}\n`);
+    out.write(
+      `${['DECISION', 'TOOL', 'PATH', 'REASON'].map((h, i) => h.padEnd(widths[i] ?? 0)).join('  ')}\n`,
+    );
     for (const r of rows) out.write(`${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`);
     return 0;
   } finally {
