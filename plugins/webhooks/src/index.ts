@@ -1,0 +1,16 @@
+export { webhooks } from './webhooks.js';
+export type { WebhooksPlugin } from './webhooks.js';
+export type { EmailConfig, RetryOptions, WebhookTarget, WebhooksOptions } from './options.js';
+export { DEFAULT_RETRY } from './options.js';
+export { verifyWebhookSignature } from './verifyWebhookSignature.js';
+export type { HeaderBag, VerifyOptions, VerifyResult } from './verifyWebhookSignature.js';
+export { computeSignature, signatureHeaders } from './sign.js';
+export { promptEvent, sampleEvent, violationEvent } from './event.js';
+export type { NotificationEvent, NotificationKind, UserOf } from './event.js';
+export { renderBody, renderText } from './formats.js';
+export type { RenderedBody, TemplateResult, WebhookFormat, WebhookTemplate } from './formats.js';
+export type { WebhookStats } from './dispatcher.js';
+export type { DeadLetter, OutboxEntry } from './outbox.js';
+export { readDeadLetters } from './outbox.js';
+export { sendTestEvent } from './sendTestEvent.js';
+export type { TestEventOptions, TestEventResult } from './sendTestEvent.js';

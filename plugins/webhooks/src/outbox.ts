@@ -1,0 +1,307 @@
+import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, write as writeFd } from 'node:fs';
+import { appendFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ToolgateError } from '@toolgate/core';
+import type { NotificationEvent } from './event.js';
+import { acquireOutboxLock, releaseOutboxLock } from './outboxLock.js';
+
+/** One event waiting for one target. */
+export interface OutboxEntry {
+  id: string;
+  target: string;
+  event: NotificationEvent;
+  attempts: number;
+  /** Epoch ms it was queued. */
+  at: number;
+}
+
+export interface DeadLetter {
+  id: string;
+  target: string;
+  reason: string;
+  detail: string;
+  attempts: number;
+  at: number;
+  event: NotificationEvent;
+}
+
+export interface OutboxOptions {
+  maxPending: number;
+  maxDeadLetterBytes: number;
+  /** Rewrite the file after this many acknowledgements even if it has not drained (default 1000). */
+  compactAfter?: number;
+  /** Disk errors after opening: reported, never thrown into a decision. */
+  onError(error: unknown): void;
+}
+
+export interface Outbox {
+  readonly file: string;
+  readonly deadLetterFile: string;
+  /** Entries left pending by an earlier process, in the order they were queued. */
+  readonly recovered: readonly OutboxEntry[];
+  /** Lines of the file that could not be parsed at open (a torn last line after a crash). */
+  readonly skippedLines: number;
+  readonly size: number;
+  /** O(1): records in memory and queues one line for the writer. False when the bound is reached. */
+  put(entry: OutboxEntry): boolean;
+  attempted(entry: OutboxEntry): void;
+  ack(id: string): void;
+  dead(letter: DeadLetter): void;
+  /** Resolves once every line recorded so far is written. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Line = { k: 'put'; id: string; t: string; a: number; at: number; e: NotificationEvent } | { k: 'ack'; id: string } | { k: 'try'; id: string; n: number };
+
+function putLine(e: OutboxEntry): string {
+  return `${JSON.stringify({ k: 'put', id: e.id, t: e.target, a: e.attempts, at: e.at, e: e.event })}\n`;
+}
+
+function load(file: string): { entries: Map<string, OutboxEntry>; skipped: number } {
+  const entries = new Map<string, OutboxEntry>();
+  let skipped = 0;
+  if (!existsSync(file)) return { entries, skipped };
+  for (const text of readFileSync(file, 'utf8').split('\n')) {
+    if (text === '') continue;
+    let line: Line;
+    try {
+      line = JSON.parse(text) as Line;
+    } catch {
+      skipped++;
+      continue;
+    }
+    if (line.k === 'put' && typeof line.id === 'string' && typeof line.t === 'string' && line.e && typeof line.e === 'object') {
+      if (!entries.has(line.id)) entries.set(line.id, { id: line.id, target: line.t, event: line.e, attempts: Number(line.a) || 0, at: Number(line.at) || 0 });
+    } else if (line.k === 'ack') {
+      entries.delete(line.id);
+    } else if (line.k === 'try') {
+      const entry = entries.get(line.id);
+      if (entry && typeof line.n === 'number') entry.attempts = Math.max(entry.attempts, line.n);
+    } else {
+      skipped++;
+    }
+  }
+  return { entries, skipped };
+}
+
+/**
+ * The durable outbox: an append-only JSONL log (`put`, `try`, `ack` lines) replayed at open, rewritten to
+ * just the pending entries as it drains. Memory is the source of truth while running; the log is written
+ * by one serial writer off the decision path, so enqueueing costs no I/O. A crash can lose only lines the
+ * writer had not reached yet (the last few milliseconds); a restart delivers everything else.
+ */
+export function openOutbox(dir: string, options: OutboxOptions): Outbox {
+  const file = join(dir, 'outbox.jsonl');
+  const deadLetterFile = join(dir, 'dead-letter.jsonl');
+  const lockFile = join(dir, 'outbox.lock');
+  const compactAfter = options.compactAfter ?? 1000;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ToolgateError('TOOLGATE_ERR_IO', `webhooks(): cannot create outboxDir ${JSON.stringify(dir)}: ${(error as Error).message}`, { field: 'outboxDir' });
+  }
+  acquireOutboxLock(lockFile, dir);
+
+  let pending: Map<string, OutboxEntry>;
+  let skipped: number;
+  let fd: number;
+  let deadBytes = 0;
+  try {
+    ({ entries: pending, skipped } = load(file));
+    // Start from a compact file: the replayed state is all that matters.
+    writeSnapshotSync();
+    fd = openSync(file, 'a', 0o600);
+    deadBytes = existsSync(deadLetterFile) ? statSync(deadLetterFile).size : 0;
+  } catch (error) {
+    releaseOutboxLock(lockFile);
+    throw new ToolgateError('TOOLGATE_ERR_IO', `webhooks(): cannot use outbox ${JSON.stringify(file)}: ${(error as Error).message}`, { field: 'outboxDir' });
+  }
+  const recovered = [...pending.values()];
+
+  let lines: string[] = [];
+  let deadLines: string[] = [];
+  let compactRequested = false;
+  let sinceCompact = 0;
+  let writing: Promise<void> | null = null;
+  let closed = false;
+
+  function snapshot(): string {
+    let out = '';
+    for (const entry of pending.values()) out += putLine(entry);
+    return out;
+  }
+
+  function writeSnapshotSync(): void {
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, snapshot(), { mode: 0o600 });
+    const tfd = openSync(tmp, 'r+');
+    fsyncSync(tfd);
+    closeSync(tfd);
+    renameSync(tmp, file);
+  }
+
+  function writeAll(data: string): Promise<void> {
+    const buffer = Buffer.from(data);
+    return new Promise((resolve, reject) => {
+      const step = (offset: number) => {
+        writeFd(fd, buffer, offset, buffer.length - offset, null, (error, written) => {
+          if (error) return reject(error);
+          if (offset + written < buffer.length) return step(offset + written);
+          resolve();
+        });
+      };
+      step(0);
+    });
+  }
+
+  async function compact(): Promise<void> {
+    const tmp = `${file}.tmp`;
+    await writeFile(tmp, snapshot(), { mode: 0o600 });
+    await rename(tmp, file);
+    // The old descriptor points at the replaced inode: reopen so later appends land in the new file.
+    const old = fd;
+    fd = openSync(file, 'a', 0o600);
+    closeSync(old);
+  }
+
+  async function writeDead(data: string): Promise<void> {
+    if (deadBytes > 0 && deadBytes + data.length > options.maxDeadLetterBytes) {
+      // Bounded disk: keep one previous generation, drop the one before.
+      await rename(deadLetterFile, `${deadLetterFile}.1`);
+      deadBytes = 0;
+    }
+    await appendFile(deadLetterFile, data, { mode: 0o600 });
+    deadBytes += Buffer.byteLength(data);
+  }
+
+  async function drain(): Promise<void> {
+    try {
+      while (lines.length > 0 || deadLines.length > 0 || compactRequested) {
+        if (deadLines.length > 0) {
+          const data = deadLines.join('');
+          deadLines = [];
+          await writeDead(data);
+        }
+        if (compactRequested) {
+          // The snapshot reflects every queued line (memory is the truth), so they need not be written.
+          compactRequested = false;
+          lines = [];
+          await compact();
+          continue;
+        }
+        if (lines.length > 0) {
+          const data = lines.join('');
+          lines = [];
+          await writeAll(data);
+        }
+      }
+    } catch (error) {
+      options.onError(error);
+    } finally {
+      writing = null;
+    }
+  }
+
+  function schedule(): void {
+    if (closed || writing) return;
+    // setImmediate batches every line recorded in this turn of the event loop into one write.
+    writing = new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
+  }
+
+  function record(line: string): void {
+    if (closed) {
+      // After close there is no writer: append synchronously so the next start still sees it.
+      try {
+        appendFileSync(file, line, { mode: 0o600 });
+      } catch (error) {
+        options.onError(error);
+      }
+      return;
+    }
+    lines.push(line);
+    schedule();
+  }
+
+  function settled(): void {
+    sinceCompact++;
+    if (pending.size === 0 || sinceCompact >= compactAfter) {
+      sinceCompact = 0;
+      compactRequested = true;
+      schedule();
+    }
+  }
+
+  return {
+    file,
+    deadLetterFile,
+    recovered,
+    skippedLines: skipped,
+    get size() {
+      return pending.size;
+    },
+    put(entry) {
+      if (pending.size >= options.maxPending) return false;
+      pending.set(entry.id, entry);
+      record(putLine(entry));
+      return true;
+    },
+    attempted(entry) {
+      if (!pending.has(entry.id)) return;
+      record(`${JSON.stringify({ k: 'try', id: entry.id, n: entry.attempts })}\n`);
+    },
+    ack(id) {
+      if (!pending.delete(id)) return;
+      record(`${JSON.stringify({ k: 'ack', id })}\n`);
+      if (!closed) settled();
+    },
+    dead(letter) {
+      const line = `${JSON.stringify(letter)}\n`;
+      if (closed) {
+        try {
+          appendFileSync(deadLetterFile, line, { mode: 0o600 });
+        } catch (error) {
+          options.onError(error);
+        }
+      } else {
+        deadLines.push(line);
+      }
+      if (pending.delete(letter.id)) {
+        record(`${JSON.stringify({ k: 'ack', id: letter.id })}\n`);
+        if (!closed) settled();
+      } else {
+        schedule();
+      }
+    },
+    async settle() {
+      while (writing) await writing;
+    },
+    async close() {
+      if (closed) return;
+      while (writing) await writing;
+      closed = true;
+      try {
+        // Leave a compact file behind: exactly what the next start has to deliver.
+        writeSnapshotSync();
+        if (deadLines.length > 0) appendFileSync(deadLetterFile, deadLines.join(''), { mode: 0o600 });
+        deadLines = [];
+        lines = [];
+      } catch (error) {
+        options.onError(error);
+      } finally {
+        closeSync(fd);
+        releaseOutboxLock(lockFile);
+      }
+    },
+  };
+}
+
+/** Reads a dead-letter file (for tests and tools). */
+export async function readDeadLetters(file: string): Promise<DeadLetter[]> {
+  try {
+    await stat(file);
+  } catch {
+    return [];
+  }
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as DeadLetter);
+}

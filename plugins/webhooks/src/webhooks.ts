@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { SEVERITY_ORDER, Stage } from '@toolgate/core';
+import type { GuardPlugin, PluginApi } from '@toolgate/core';
+import type { Transporter } from 'nodemailer';
+import type { Agent } from 'undici';
+import { type CompiledTarget, compileOptions } from './compileOptions.js';
+import type { Deliver } from './delivery.js';
+import { type Dispatcher, type WebhookStats, createDispatcher } from './dispatcher.js';
+import { type NotificationEvent, promptEvent, violationEvent } from './event.js';
+import type { WebhooksOptions } from './options.js';
+import { type Outbox, openOutbox } from './outbox.js';
+import { createMailTransport, sendEmail } from './sendEmail.js';
+import { createHttpAgent, sendHttp } from './sendHttp.js';
+
+/** The plugin, plus what a host needs to drain it. */
+export interface WebhooksPlugin extends GuardPlugin {
+  /** `webhooks:delivered`, `webhooks:retry`, `webhooks:dead-letter`, `webhooks:error` (also emitted on `guard.events`). */
+  readonly events: EventEmitter;
+  readonly outboxFile: string;
+  readonly deadLetterFile: string;
+  /** Names of the configured targets (as stored in the outbox). */
+  readonly targets: readonly string[];
+  /** Queues an event for every target whose threshold it meets; returns how many. O(1) per target, no I/O. */
+  notify(event: NotificationEvent): number;
+  /** Resolves `true` once every queued event is delivered or dead-lettered, `false` if `timeoutMs` passes first. */
+  flush(timeoutMs?: number): Promise<boolean>;
+  /** Stops sending (in-flight requests are aborted and stay queued), writes the outbox compactly, releases its lock. */
+  close(): Promise<void>;
+  stats(): WebhookStats;
+}
+
+/**
+ * Violation (and optionally approval-request) notifications over HTTP and SMTP that never slow a decision
+ * and survive a restart. The `onViolation` tap only computes the event and queues it in memory; a serial
+ * writer persists it to the outbox and one sender per target delivers it, signed, with retries.
+ *
+ * Approval requests are observed on `onPrompt` at a stage just before `Stage.APPROVAL` with a tap that always
+ * returns undefined, so grants (at `Stage.GRANTS`) settle first and the human hears about the prompt while it
+ * can still be answered; the tap never answers it.
+ *
+ * @example
+ * ```ts
+ * import { createGuard } from '@toolgate/core';
+ * import { webhooks } from '@toolgate/webhooks';
+ * const notify = webhooks({
+ *   targets: [{ url: 'https://hooks.slack.com/services/T/B/X' }, { url: 'https://siem.example/hook', secret: process.env.HOOK_SECRET }],
+ *   emailConfig: { to: 'security@example.com', from: 'toolgate@example.com', smtpHost: 'smtp.example.com', smtpPort: 587 },
+ *   outboxDir: '/var/lib/toolgate/outbox',
+ * });
+ * const guard = createGuard({ plugins: [policy, notify] });
+ * process.on('SIGTERM', () => void notify.flush(2_000).then(() => notify.close()));
+ * ```
+ */
+export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
+  const config = compileOptions(options);
+  const events = new EventEmitter();
+  const apis: PluginApi[] = [];
+  const emit = (name: string, payload: unknown) => {
+    if (events.listenerCount(name) > 0) {
+      try {
+        events.emit(name, payload);
+      } catch {
+        /* a listener's bug must not stop delivery */
+      }
+    }
+    for (const api of apis) api.emit(name, payload);
+  };
+
+  const outbox: Outbox = openOutbox(config.outboxDir, {
+    maxPending: config.maxPending,
+    maxDeadLetterBytes: config.maxDeadLetterBytes,
+    onError: (error) => emit('webhooks:error', { error }),
+  });
+
+  let agent: Agent | undefined;
+  const transports: Transporter[] = [];
+  const deliverers = new Map<string, Deliver>();
+  for (const target of config.targets) deliverers.set(target.key, delivererFor(target));
+
+  function delivererFor(target: CompiledTarget): Deliver {
+    if (target.kind === 'webhook') {
+      agent ??= createHttpAgent(config.retry.timeoutMs);
+      const pool = agent;
+      return (entry, _attempt, signal) => sendHttp(target, entry.event, { agent: pool, timeoutMs: config.retry.timeoutMs, deliveryId: entry.id, signal });
+    }
+    const transport = createMailTransport(target, config.retry.timeoutMs);
+    transports.push(transport);
+    return (entry) => sendEmail(transport, target, entry.event, entry.id);
+  }
+
+  const dispatcher: Dispatcher = createDispatcher(outbox, deliverers, config.retry, emit);
+  // What an earlier process left behind is delivered first, in its original order.
+  for (const entry of outbox.recovered) dispatcher.enqueue(entry);
+  if (outbox.skippedLines > 0) emit('webhooks:error', { error: new Error(`outbox: skipped ${outbox.skippedLines} unreadable line(s) in ${outbox.file}`) });
+
+  const targets = config.targets;
+  let closed = false;
+
+  function notify(event: NotificationEvent): number {
+    const level = SEVERITY_ORDER[event.severity];
+    let queued = 0;
+    for (const target of targets) {
+      if (level < target.min || !target.events.has(event.event)) continue;
+      const entry = { id: randomUUID(), target: target.key, event, attempts: 0, at: Date.now() };
+      dispatcher.counters.enqueued++;
+      if (!outbox.put(entry)) {
+        // Bounded: past maxPending the event is written to the dead-letter file, counted and announced.
+        dispatcher.counters.overflowed++;
+        dispatcher.counters.deadLettered++;
+        outbox.dead({ id: entry.id, target: entry.target, reason: 'outbox-full', detail: `more than ${config.maxPending} events pending`, attempts: 0, at: entry.at, event });
+        emit('webhooks:dead-letter', { id: entry.id, target: entry.target, reason: 'outbox-full', attempts: 0 });
+        continue;
+      }
+      // After close() the entry is appended to the outbox file for the next start; nothing sends it now.
+      if (!closed) dispatcher.enqueue(entry);
+      queued++;
+    }
+    return queued;
+  }
+
+  return {
+    name: 'webhooks',
+    events,
+    outboxFile: outbox.file,
+    deadLetterFile: outbox.deadLetterFile,
+    targets: targets.map((t) => t.key),
+    apply(hooks, api) {
+      apis.push(api);
+      if (targets.length === 0) return;
+      // Synchronous and I/O-free: the guard awaits observers before returning a decision.
+      hooks.onViolation.tap({ stage: Stage.NOTIFY }, (violation) => {
+        notify(violationEvent(violation, config.userOf));
+      });
+      if (config.notifyPrompts) {
+        hooks.onPrompt.tap({ stage: Stage.APPROVAL - 1 }, (request) => {
+          try {
+            notify(promptEvent(request, config.userOf));
+          } catch (error) {
+            // A notification problem must never become a PLUGIN_ERROR deny of the prompt.
+            emit('webhooks:error', { error });
+          }
+          return undefined;
+        });
+      }
+    },
+    notify,
+    flush: (timeoutMs = 10_000) => (closed ? Promise.resolve(outbox.size === 0) : dispatcher.flush(timeoutMs)),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await dispatcher.close();
+      await outbox.close();
+      for (const t of transports) t.close();
+      await agent?.close().catch(() => undefined);
+    },
+    stats: () => dispatcher.stats(),
+  };
+}
