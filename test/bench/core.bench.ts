@@ -48,7 +48,8 @@ export default async function coreBench(): Promise<void> {
       { name: 'absolute (/ws/src/index.ts)', fn: () => resolvePath(join(ws, 'src', 'index.ts'), ctx) },
       { name: 'tilde (~/notes.md)', fn: () => resolvePath('~/notes.md', ctx) },
       { name: 'through a symlink (link/file)', fn: () => resolvePath('link/file', ctx) },
-      { name: 'not yet existing (src/new/file.ts)', fn: () => resolvePath('src/new/file.ts', ctx) },
+      { name: 'new file in existing dir (src/new.ts)', fn: () => resolvePath('src/new.ts', ctx) },
+      { name: 'new file in new dir (src/new/file.ts)', fn: () => resolvePath('src/new/file.ts', ctx) },
     ]);
   } finally {
     rmSync(root, { recursive: true, force: true });

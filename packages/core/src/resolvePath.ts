@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import { describeValue, ToolgateError } from './errors.js';
 import { type ExpandContext, type ExpandOptions, expandPath } from './expandPath.js';
@@ -81,7 +81,10 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
     let isLink = false;
     let isDir = false;
     try {
-      const st = lstatSync(candidate);
+      // throwIfNoEntry: a missing component is the common case for writes, and a thrown fs error costs
+      // far more than the syscall itself.
+      const st = lstatSync(candidate, { throwIfNoEntry: false });
+      if (st === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
       isLink = st.isSymbolicLink();
       isDir = st.isDirectory();
     } catch (error) {
@@ -127,17 +130,43 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
   return { real: `/${out.join('/')}`, exists: !passedMissing };
 }
 
+function resolveNewFile(full: string, lexical: string): Walk | undefined {
+  const slash = lexical.lastIndexOf('/');
+  const dir = slash === 0 ? '/' : lexical.slice(0, slash);
+  if (!existsSync(dir)) return undefined; // the directory is missing too: the walk answers
+  try {
+    if (realpathSync.native(dir) !== dir) return undefined; // behind a link: the walk records the hops
+  } catch {
+    return undefined;
+  }
+  // It exists as a (dangling) link: the walk follows it to where its target would be created.
+  try {
+    if (lstatSync(full, { throwIfNoEntry: false }) !== undefined) return undefined;
+  } catch {
+    return undefined; // ENOTDIR: `dir` is a file; the walk reports the path as missing
+  }
+  // The directory is real and the last component is absent: it would be created right there.
+  return { real: lexical, exists: false };
+}
+
 function resolveFull(full: string, lexical: string, hops: SymlinkHop[]): Walk {
-  // Fast path: one realpath(3) call (kernel semantics, dentry cache) when the path exists and no symlink or
-  // `..` is involved. Anything else takes the component walk, which also records the hops.
+  // Fast paths, each a few syscalls and no thrown fs errors (an exception costs more than the syscall):
+  // an existing path with no symlink or `..` involved is answered by one realpath(3); a new file in an
+  // existing, link-free directory by realpath(3) of the directory. Anything else takes the component walk,
+  // which also records the hops.
   if (!full.includes('/..')) {
-    try {
-      const real = realpathSync.native(full);
-      if (real === lexical) return { real, exists: true };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
-        return { real: null, exists: false, reason: `too many levels of symbolic links in ${full} (loop)` };
+    if (existsSync(full)) {
+      try {
+        const real = realpathSync.native(full);
+        if (real === lexical) return { real, exists: true };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+          return { real: null, exists: false, reason: `too many levels of symbolic links in ${full} (loop)` };
+        }
       }
+    } else if (!full.endsWith('/')) {
+      const newFile = resolveNewFile(full, lexical);
+      if (newFile !== undefined) return newFile;
     }
   }
   return walk(full, hops);
