@@ -168,7 +168,8 @@ export function compileOptions(options: WebhooksOptions): CompiledOptions {
   (options.targets ?? []).forEach((t, i) => targets.push(compileWebhook(source, `targets[${i}]`, t, defaultMin)));
   fromEnv.targets.forEach((t, i) => {
     // The same URL in options and in the environment is one receiver, not two deliveries.
-    if (!targets.some((c) => c.kind === 'webhook' && c.url.href === new URL(t.url).href)) targets.push(compileWebhook(fromEnv.source, `entry ${i + 1}`, t, defaultMin));
+    const compiled = compileWebhook(fromEnv.source, `entry ${i + 1}`, t, defaultMin);
+    if (!targets.some((c) => c.kind === 'webhook' && c.url.href === compiled.url.href)) targets.push(compiled);
   });
   const email = options.emailConfig ?? fromEnv.emailConfig;
   if (email !== undefined) targets.push(compileEmail(options.emailConfig ? source : 'environment TOOLGATE_SMTP_*/TOOLGATE_EMAIL_*', 'emailConfig', email, defaultMin));

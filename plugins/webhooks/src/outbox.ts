@@ -165,23 +165,33 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
     closeSync(old);
   }
 
-  async function writeDead(data: string): Promise<void> {
-    if (deadBytes > 0 && deadBytes + data.length > options.maxDeadLetterBytes) {
-      // Bounded disk: keep one previous generation, drop the one before.
-      await rename(deadLetterFile, `${deadLetterFile}.1`);
-      deadBytes = 0;
+  async function writeDead(batch: string[]): Promise<void> {
+    let chunk = '';
+    let chunkBytes = 0;
+    for (const line of batch) {
+      const bytes = Buffer.byteLength(line);
+      if (deadBytes + chunkBytes > 0 && deadBytes + chunkBytes + bytes > options.maxDeadLetterBytes) {
+        // Bounded disk: keep one previous generation, drop the one before.
+        if (chunk !== '') await appendFile(deadLetterFile, chunk, { mode: 0o600 });
+        await rename(deadLetterFile, `${deadLetterFile}.1`);
+        deadBytes = 0;
+        chunk = '';
+        chunkBytes = 0;
+      }
+      chunk += line;
+      chunkBytes += bytes;
     }
-    await appendFile(deadLetterFile, data, { mode: 0o600 });
-    deadBytes += Buffer.byteLength(data);
+    if (chunk !== '') await appendFile(deadLetterFile, chunk, { mode: 0o600 });
+    deadBytes += chunkBytes;
   }
 
   async function drain(): Promise<void> {
     try {
       while (lines.length > 0 || deadLines.length > 0 || compactRequested) {
         if (deadLines.length > 0) {
-          const data = deadLines.join('');
+          const batch = deadLines;
           deadLines = [];
-          await writeDead(data);
+          await writeDead(batch);
         }
         if (compactRequested) {
           // The snapshot reflects every queued line (memory is the truth), so they need not be written.
