@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { registerDemo } from './demo.js';
+import { registerWebhooks } from './webhooks.js';
 
 /**
  * Every subcommand registers itself here, one line each. A command's action returns its exit code (or sets
  * `process.exitCode`); `UsageError` and `ToolgateError` become exit 2 with a one-line message.
  */
-export const commands: ReadonlyArray<(program: Command) => void> = [registerDemo];
+export const commands: ReadonlyArray<(program: Command) => void> = [registerDemo, registerWebhooks];
