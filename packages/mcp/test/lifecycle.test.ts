@@ -1,0 +1,153 @@
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createGuard, ToolgateError } from '@toolgate/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGateway } from '../src/index.js';
+import { type Connected, connectThroughGateway } from './support/connect.js';
+import { fsPolicy } from './support/fsPolicy.js';
+import { type TempWorkspace, tempWorkspace } from './support/workspace.js';
+
+let t: TempWorkspace;
+let c: Connected | undefined;
+beforeEach(() => {
+  t = tempWorkspace();
+});
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+  t.cleanup();
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, ms = 5_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return condition();
+}
+
+function childUpstream() {
+  return new StdioClientTransport({ command: process.execPath, args: t.serverArgs, stderr: 'ignore' });
+}
+
+describe('gateway lifecycle', () => {
+  it('the child crashing mid-session: pending and later requests fail with a clear error, no hang, gateway closes', async () => {
+    const upstream = childUpstream();
+    c = await connectThroughGateway({
+      guard: createGuard({ plugins: [fsPolicy({ write: [t.ws] })] }),
+      ctx: t.ctx,
+      upstream,
+    });
+    const pid = upstream.pid!;
+    expect(alive(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+    await c.gateway.closed;
+    expect(c.errors.map((e) => e.message).join('\n')).toMatch(/upstream MCP server closed the connection/);
+    await expect(c.client.callTool({ name: 'list_allowed_directories', arguments: {} })).rejects.toThrow();
+  });
+
+  it('answers a request in flight with an error when the child dies before replying', async () => {
+    const server = fileURLToPath(new URL('./fixtures/crashingServer.mjs', import.meta.url));
+    c = await connectThroughGateway({
+      guard: createGuard({ plugins: [fsPolicy({ write: [t.ws] })] }),
+      ctx: t.ctx,
+      upstream: { command: process.execPath, args: [server] },
+    });
+    await expect(c.client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(
+      /upstream MCP server closed the connection/,
+    );
+    await c.gateway.closed;
+  });
+
+  it('the client disconnecting terminates the child process', async () => {
+    const upstream = childUpstream();
+    c = await connectThroughGateway({
+      guard: createGuard({ plugins: [fsPolicy({ write: [t.ws] })] }),
+      ctx: t.ctx,
+      upstream,
+    });
+    const pid = upstream.pid!;
+    await c.client.close();
+    await c.gateway.closed;
+    expect(await waitFor(() => !alive(pid))).toBe(true);
+  });
+
+  it('a malformed line from the client is reported and skipped; the session carries on', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const errors: Error[] = [];
+    const gateway = createGateway({
+      guard: createGuard({ plugins: [fsPolicy({ write: [t.ws] })] }),
+      ctx: t.ctx,
+      upstream: { command: process.execPath, args: t.serverArgs, stderr: 'ignore' },
+      onError: (e) => errors.push(e),
+    });
+    await gateway.connect(new StdioServerTransport(stdin, stdout));
+    const lines: string[] = [];
+    let buffered = '';
+    stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      lines.push(...parts);
+    });
+    stdin.write('this is not json\n');
+    stdin.write('{"jsonrpc":"2.0","method":42}\n');
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`,
+    );
+    expect(await waitFor(() => lines.some((l) => l.includes('"id":1')))).toBe(true);
+    expect(JSON.parse(lines.find((l) => l.includes('"id":1'))!).result.serverInfo).toBeDefined();
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    await gateway.close();
+  });
+
+  it('a command that cannot be started rejects connect with TOOLGATE_ERR_IO', async () => {
+    const gateway = createGateway({
+      guard: createGuard(),
+      ctx: t.ctx,
+      upstream: { command: '/nonexistent/mcp-server' },
+      onError: () => {},
+    });
+    await expect(
+      gateway.connect(new StdioServerTransport(new PassThrough(), new PassThrough())),
+    ).rejects.toMatchObject({ code: 'TOOLGATE_ERR_IO' });
+    await gateway.closed;
+  });
+});
+
+describe('createGateway options', () => {
+  const guard = createGuard();
+  it.each([
+    ['no guard', { ctx: undefined, upstream: { command: 'x' } }, /option guard/],
+    ['neither ctx nor ctxFor', { guard, upstream: { command: 'x' } }, /exactly one of ctx and ctxFor/],
+    ['an empty command', { guard, ctxFor: () => ({}), upstream: { command: '' } }, /upstream.command/],
+    [
+      'a non-http url',
+      { guard, ctxFor: () => ({}), upstream: { url: 'file:///etc/passwd' } },
+      /upstream.url/,
+    ],
+    ['an unknown option', { guard, ctxFor: () => ({}), upstream: { command: 'x' }, polcy: 1 }, /polcy/],
+  ])('rejects %s at construction', (_name, options, message) => {
+    expect(() => createGateway(options as never)).toThrow(ToolgateError);
+    expect(() => createGateway(options as never)).toThrow(message);
+  });
+
+  it('rejects a relative cwd in ctx at construction', () => {
+    expect(() =>
+      createGateway({ guard, ctx: { ...t.ctx, cwd: 'relative' }, upstream: { command: 'x' } }),
+    ).toThrow(/cwd/);
+  });
+});
