@@ -96,13 +96,18 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
 
   const targets = config.targets;
   let closed = false;
+  // Delivery ids are UUID-shaped: a random prefix per plugin instance plus a counter. Unique across restarts
+  // (the prefix is new each start), and cheaper than randomUUID() per event on the decision path.
+  const idPrefix = randomUUID().slice(0, 24);
+  let sequence = 0;
+  const nextId = () => `${idPrefix}${(sequence++).toString(16).padStart(12, '0')}`;
 
   function notify(event: NotificationEvent): number {
     const level = SEVERITY_ORDER[event.severity];
     let queued = 0;
     for (const target of targets) {
       if (level < target.min || !target.events.has(event.event)) continue;
-      const entry = { id: randomUUID(), target: target.key, event, attempts: 0, at: Date.now() };
+      const entry = { id: nextId(), target: target.key, event, attempts: 0, at: Date.now() };
       dispatcher.counters.enqueued++;
       if (!outbox.put(entry)) {
         // Bounded: past maxPending the event is written to the dead-letter file, counted and announced.
