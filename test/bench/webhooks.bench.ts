@@ -1,9 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type GuardPlugin, createGuard, isWithin } from '@toolgate/core';
+import { createGuard, type GuardPlugin, isWithin } from '@toolgate/core';
 import { sampleEvent, signatureHeaders, verifyWebhookSignature, webhooks } from '@toolgate/webhooks';
 import { runSuite } from './harness.js';
 
@@ -11,10 +11,15 @@ import { runSuite } from './harness.js';
 const policy = (): GuardPlugin => ({
   name: 'bench-policy',
   apply(hooks) {
-    hooks.collectAccesses.tap('x', (accesses, call, state) => [...accesses, state.access(String(call.args.path), 'write', { origin: 'args.path' })]);
+    hooks.collectAccesses.tap('x', (accesses, call, state) => [
+      ...accesses,
+      state.access(String(call.args.path), 'write', { origin: 'args.path' }),
+    ]);
     hooks.beforeToolCall.tap('x', (_call, state) => {
       const a = state.accesses[0];
-      return a && a.realPath !== null && !isWithin(a.realPath, state.ctx.workspace) ? { action: 'deny', code: 'PATH_DENIED', reason: 'outside', access: a } : undefined;
+      return a && a.realPath !== null && !isWithin(a.realPath, state.ctx.workspace)
+        ? { action: 'deny', code: 'PATH_DENIED', reason: 'outside', access: a }
+        : undefined;
     });
   },
 });
@@ -41,16 +46,32 @@ export default async function webhooksBench(): Promise<void> {
   });
   const plugins: Array<ReturnType<typeof webhooks>> = [];
   try {
-    const ctx = { sessionId: 's', agentId: 'a', cwd: root, workspace: root, home: join(root, 'home'), env: {} };
+    const ctx = {
+      sessionId: 's',
+      agentId: 'a',
+      cwd: root,
+      workspace: root,
+      home: join(root, 'home'),
+      env: {},
+    };
     const call = { tool: 'write_file', args: { path: '/etc/passwd' } };
     const make = (url: string, dir: string) => {
-      const p = webhooks({ targets: [{ url, secret: 'bench' }], outboxDir: join(root, dir), maxPending: 50_000, retry: { timeoutMs: 200, baseDelayMs: 50 }, env: {} });
+      const p = webhooks({
+        targets: [{ url, secret: 'bench' }],
+        outboxDir: join(root, dir),
+        maxPending: 50_000,
+        retry: { timeoutMs: 200, baseDelayMs: 50 },
+        env: {},
+      });
       plugins.push(p);
       return p;
     };
     const bare = createGuard({ plugins: [policy()] });
     // Core's own cost of having any onViolation observer (hook promise, observer wrapper): the fair baseline.
-    const noopObserver: GuardPlugin = { name: 'noop-observer', apply: (hooks) => hooks.onViolation.tap({ stage: 2_000 }, () => undefined) };
+    const noopObserver: GuardPlugin = {
+      name: 'noop-observer',
+      apply: (hooks) => hooks.onViolation.tap({ stage: 2_000 }, () => undefined),
+    };
     const observed = createGuard({ plugins: [policy(), noopObserver] });
     const toFast = createGuard({ plugins: [policy(), make(fast.url, 'fast')] });
     const toHanging = createGuard({ plugins: [policy(), make(hanging.url, 'hanging')] });
@@ -64,13 +85,18 @@ export default async function webhooksBench(): Promise<void> {
       { name: 'check deny + webhooks (receiver 200)', fn: () => toFast.check(call, ctx) },
       { name: 'check deny + webhooks (receiver hangs)', fn: () => toHanging.check(call, ctx) },
       { name: 'notify() enqueue only', fn: () => enqueueOnly.notify(event) },
-      { name: 'verifyWebhookSignature', fn: () => verifyWebhookSignature({ body, headers: signed, secret: 'bench' }) },
+      {
+        name: 'verifyWebhookSignature',
+        fn: () => verifyWebhookSignature({ body, headers: signed, secret: 'bench' }),
+      },
     ]);
     const base = medians.get('check deny, no webhooks') ?? Number.NaN;
     const withTap = medians.get('check deny + no-op onViolation tap') ?? Number.NaN;
     for (const name of ['check deny + webhooks (receiver 200)', 'check deny + webhooks (receiver hangs)']) {
       const m = medians.get(name) ?? Number.NaN;
-      console.log(`${name}: +${Math.round(m - base)} ns/op over the bare guard, +${Math.round(m - withTap)} ns/op over a no-op observer`);
+      console.log(
+        `${name}: +${Math.round(m - base)} ns/op over the bare guard, +${Math.round(m - withTap)} ns/op over a no-op observer`,
+      );
     }
     for (const p of plugins) console.log(`${p.targets[0]}: ${JSON.stringify(p.stats())}`);
   } finally {

@@ -1,11 +1,11 @@
-import { type IncomingHttpHeaders, createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { verifyWebhookSignature } from '@toolgate/webhooks';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../src/exitCodes.js';
 import { registerWebhooks, runWebhooksTest } from '../src/commands/webhooks.js';
+import { UsageError } from '../src/exitCodes.js';
 
 interface Hit {
   headers: IncomingHttpHeaders;
@@ -46,7 +46,7 @@ function sink(): { stream: Writable; text(): string } {
 }
 
 describe('toolgate webhooks test <url>', () => {
-  it('sends a signed sample violation and prints the receiver\'s answer (exit 0)', async () => {
+  it("sends a signed sample violation and prints the receiver's answer (exit 0)", async () => {
     const r = await receiver(200, 'thanks, got it');
     const out = sink();
     const code = await runWebhooksTest(r.url, { secret: 's3cret' }, {}, out.stream);
@@ -54,7 +54,11 @@ describe('toolgate webhooks test <url>', () => {
     expect(r.hits).toHaveLength(1);
     const hit = r.hits[0]!;
     expect(verifyWebhookSignature({ body: hit.body, headers: hit.headers, secret: 's3cret' }).ok).toBe(true);
-    expect(JSON.parse(hit.body)).toMatchObject({ event: 'security.violation', severity: 'critical', path: '/etc/passwd' });
+    expect(JSON.parse(hit.body)).toMatchObject({
+      event: 'security.violation',
+      severity: 'critical',
+      path: '/etc/passwd',
+    });
     expect(out.text()).toContain(`POST ${r.url} (format json, signed)`);
     expect(out.text()).toContain(`X-Toolgate-Delivery: ${hit.headers['x-toolgate-delivery']}`);
     expect(out.text()).toMatch(/accepted: HTTP 200 in \d+ ms/);
@@ -64,14 +68,21 @@ describe('toolgate webhooks test <url>', () => {
   it('takes the secret from TOOLGATE_WEBHOOK_SECRET, honours --format, and prints JSON with --json', async () => {
     const r = await receiver(202, '');
     const out = sink();
-    const code = await runWebhooksTest(r.url, { format: 'discord', json: true }, { TOOLGATE_WEBHOOK_SECRET: 'from-env' }, out.stream);
+    const code = await runWebhooksTest(
+      r.url,
+      { format: 'discord', json: true },
+      { TOOLGATE_WEBHOOK_SECRET: 'from-env' },
+      out.stream,
+    );
     expect(code).toBe(0);
     const printed = JSON.parse(out.text());
     expect(printed).toMatchObject({ ok: true, status: 202, format: 'discord', signed: true });
     const body = JSON.parse(r.hits[0]!.body);
     expect(body).toHaveProperty('content');
     expect(body).toHaveProperty('embeds');
-    expect(verifyWebhookSignature({ body: r.hits[0]!.body, headers: r.hits[0]!.headers, secret: 'from-env' }).ok).toBe(true);
+    expect(
+      verifyWebhookSignature({ body: r.hits[0]!.body, headers: r.hits[0]!.headers, secret: 'from-env' }).ok,
+    ).toBe(true);
   });
 
   it('a refusing receiver is exit 1 with its answer printed; no receiver at all is exit 1 too', async () => {
@@ -83,15 +94,23 @@ describe('toolgate webhooks test <url>', () => {
     const port = Number(new URL(r.url).port);
     await closers.pop()!();
     const down = sink();
-    expect(await runWebhooksTest(`http://127.0.0.1:${port}/hook`, { timeout: '2000' }, {}, down.stream)).toBe(1);
+    expect(await runWebhooksTest(`http://127.0.0.1:${port}/hook`, { timeout: '2000' }, {}, down.stream)).toBe(
+      1,
+    );
     expect(down.text()).toMatch(/FAILED: no HTTP response/);
     expect(down.text()).toMatch(/ECONNREFUSED/);
   });
 
   it('bad usage throws errors the CLI turns into exit 2', async () => {
-    await expect(runWebhooksTest('http://127.0.0.1:9/x', { format: 'teams' }, {})).rejects.toBeInstanceOf(UsageError);
-    await expect(runWebhooksTest('http://127.0.0.1:9/x', { timeout: 'soon' }, {})).rejects.toBeInstanceOf(UsageError);
-    await expect(runWebhooksTest('not a url', {}, {})).rejects.toThrow(/url must be an absolute http\(s\) URL/);
+    await expect(runWebhooksTest('http://127.0.0.1:9/x', { format: 'teams' }, {})).rejects.toBeInstanceOf(
+      UsageError,
+    );
+    await expect(runWebhooksTest('http://127.0.0.1:9/x', { timeout: 'soon' }, {})).rejects.toBeInstanceOf(
+      UsageError,
+    );
+    await expect(runWebhooksTest('not a url', {}, {})).rejects.toThrow(
+      /url must be an absolute http\(s\) URL/,
+    );
   });
 
   it('registers as `webhooks test` with its options', () => {

@@ -4,4 +4,8 @@ export type AttemptResult =
   | { ok: false; retry: boolean; status?: number; retryAfterMs?: number; error: string };
 
 /** Delivers one entry once; never throws (a throw is a failed attempt). */
-export type Deliver = (entry: import('./outbox.js').OutboxEntry, attempt: number, signal: AbortSignal) => Promise<AttemptResult>;
+export type Deliver = (
+  entry: import('./outbox.js').OutboxEntry,
+  attempt: number,
+  signal: AbortSignal,
+) => Promise<AttemptResult>;

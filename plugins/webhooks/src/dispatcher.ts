@@ -1,6 +1,6 @@
 import type { AttemptResult, Deliver } from './delivery.js';
-import type { Outbox, OutboxEntry } from './outbox.js';
 import type { RetryOptions } from './options.js';
+import type { Outbox, OutboxEntry } from './outbox.js';
 import { backoffDelay } from './retryAfter.js';
 
 /** Counters for hosts and tests (also emitted as events on the guard). */
@@ -39,16 +39,29 @@ export interface Dispatcher {
  * One FIFO per target, drained by one pump at a time: order per target is kept, a slow or dead target
  * never holds back another, and the head of a queue is retried (with backoff) before anything behind it.
  */
-export function createDispatcher(outbox: Outbox, deliverers: ReadonlyMap<string, Deliver>, retry: RetryOptions, emit: Emit): Dispatcher {
+export function createDispatcher(
+  outbox: Outbox,
+  deliverers: ReadonlyMap<string, Deliver>,
+  retry: RetryOptions,
+  emit: Emit,
+): Dispatcher {
   const queues = new Map<string, TargetQueue>();
-  const counters: WebhookStats = { enqueued: 0, delivered: 0, retried: 0, deadLettered: 0, overflowed: 0, pending: 0 };
+  const counters: WebhookStats = {
+    enqueued: 0,
+    delivered: 0,
+    retried: 0,
+    deadLettered: 0,
+    overflowed: 0,
+    pending: 0,
+  };
   const abort = new AbortController();
   const sleepers = new Set<() => void>();
   const idleWaiters = new Set<() => void>();
   const running = new Set<Promise<void>>();
   let closed = false;
 
-  for (const [key, deliver] of deliverers) queues.set(key, { key, deliver, entries: [], head: 0, running: false, notBefore: 0 });
+  for (const [key, deliver] of deliverers)
+    queues.set(key, { key, deliver, entries: [], head: 0, running: false, notBefore: 0 });
 
   function sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
@@ -86,8 +99,22 @@ export function createDispatcher(outbox: Outbox, deliverers: ReadonlyMap<string,
 
   function deadLetter(entry: OutboxEntry, reason: string, detail: string): void {
     counters.deadLettered++;
-    outbox.dead({ id: entry.id, target: entry.target, reason, detail, attempts: entry.attempts, at: Date.now(), event: entry.event });
-    emit('webhooks:dead-letter', { id: entry.id, target: entry.target, reason, detail, attempts: entry.attempts });
+    outbox.dead({
+      id: entry.id,
+      target: entry.target,
+      reason,
+      detail,
+      attempts: entry.attempts,
+      at: Date.now(),
+      event: entry.event,
+    });
+    emit('webhooks:dead-letter', {
+      id: entry.id,
+      target: entry.target,
+      reason,
+      detail,
+      attempts: entry.attempts,
+    });
   }
 
   async function pump(q: TargetQueue): Promise<void> {
@@ -112,7 +139,12 @@ export function createDispatcher(outbox: Outbox, deliverers: ReadonlyMap<string,
         shift(q);
         outbox.ack(entry.id);
         counters.delivered++;
-        emit('webhooks:delivered', { id: entry.id, target: q.key, attempts: entry.attempts, status: result.status });
+        emit('webhooks:delivered', {
+          id: entry.id,
+          target: q.key,
+          attempts: entry.attempts,
+          status: result.status,
+        });
         continue;
       }
       if (!result.retry || entry.attempts >= retry.maxAttempts) {
@@ -121,10 +153,20 @@ export function createDispatcher(outbox: Outbox, deliverers: ReadonlyMap<string,
         continue;
       }
       // The receiver's own Retry-After wins over our schedule (capped, so a hostile value cannot park us forever).
-      const delay = result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, retry.maxRetryAfterMs) : backoffDelay(entry.attempts, retry.baseDelayMs, retry.maxDelayMs);
+      const delay =
+        result.retryAfterMs !== undefined
+          ? Math.min(result.retryAfterMs, retry.maxRetryAfterMs)
+          : backoffDelay(entry.attempts, retry.baseDelayMs, retry.maxDelayMs);
       q.notBefore = Date.now() + delay;
       counters.retried++;
-      emit('webhooks:retry', { id: entry.id, target: q.key, attempt: entry.attempts, delayMs: Math.round(delay), status: result.status, error: result.error });
+      emit('webhooks:retry', {
+        id: entry.id,
+        target: q.key,
+        attempt: entry.attempts,
+        delayMs: Math.round(delay),
+        status: result.status,
+        error: result.error,
+      });
     }
   }
 

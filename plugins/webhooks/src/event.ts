@@ -1,5 +1,5 @@
-import { decisionSeverity } from '@toolgate/core';
 import type { Access, CallContext, Finding, PromptRequest, Severity, Violation } from '@toolgate/core';
+import { decisionSeverity } from '@toolgate/core';
 
 /** What happened: a denied call, or a call waiting for a human's approval. */
 export type NotificationKind = 'security.violation' | 'approval.requested';
@@ -40,7 +40,17 @@ function pathOf(access: Access | undefined): string | null {
   return cap(access.realPath ?? access.path ?? access.raw);
 }
 
-function base(kind: NotificationKind, severity: Severity, ctx: CallContext, tool: string, finding: Finding | undefined, access: Access | undefined, id: string, time: number, userOf: UserOf): NotificationEvent {
+function base(
+  kind: NotificationKind,
+  severity: Severity,
+  ctx: CallContext,
+  tool: string,
+  finding: Finding | undefined,
+  access: Access | undefined,
+  id: string,
+  time: number,
+  userOf: UserOf,
+): NotificationEvent {
   let user: string | null;
   try {
     user = userOf(ctx);
@@ -67,15 +77,39 @@ function base(kind: NotificationKind, severity: Severity, ctx: CallContext, tool
 export function violationEvent(violation: Violation, userOf: UserOf = defaultUserOf): NotificationEvent {
   const { decision, ctx, finding } = violation;
   const access = finding.access ?? decision.accesses[0];
-  return base('security.violation', decisionSeverity(decision), ctx, decision.tool, finding, access, decision.id, decision.time, userOf);
+  return base(
+    'security.violation',
+    decisionSeverity(decision),
+    ctx,
+    decision.tool,
+    finding,
+    access,
+    decision.id,
+    decision.time,
+    userOf,
+  );
 }
 
 /** The notification for a pending approval, so a human hears about it while it can still be answered. */
-export function promptEvent(request: PromptRequest, userOf: UserOf = defaultUserOf, now = Date.now()): NotificationEvent {
+export function promptEvent(
+  request: PromptRequest,
+  userOf: UserOf = defaultUserOf,
+  now = Date.now(),
+): NotificationEvent {
   const first = request.findings[0];
   const severity = decisionSeverity({ reasons: request.findings, accesses: request.accesses });
   const tool = typeof request.call?.tool === 'string' ? request.call.tool : '';
-  return base('approval.requested', severity, request.ctx, tool, first, first?.access ?? request.accesses[0], request.id, now, userOf);
+  return base(
+    'approval.requested',
+    severity,
+    request.ctx,
+    tool,
+    first,
+    first?.access ?? request.accesses[0],
+    request.id,
+    now,
+    userOf,
+  );
 }
 
 /** A fixed, realistic event for `toolgate webhooks test` and for receivers' own tests. */

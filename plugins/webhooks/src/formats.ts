@@ -31,22 +31,40 @@ function summary(e: NotificationEvent): string {
 }
 
 function slack(e: NotificationEvent): Record<string, unknown> {
-  const field = (label: string, value: string | null) => ({ type: 'mrkdwn', text: `*${label}*\n${slackEscape(clip(value ?? '-', 1900))}` });
+  const field = (label: string, value: string | null) => ({
+    type: 'mrkdwn',
+    text: `*${label}*\n${slackEscape(clip(value ?? '-', 1900))}`,
+  });
   return {
     text: slackEscape(clip(summary(e), 3000)),
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: clip(`${TITLES[e.event]} (${e.severity})`, 150) } },
       {
         type: 'section',
-        fields: [field('Agent', e.agent), field('User', e.user), field('Tool', e.tool), field('Operation', e.operation), field('Path', e.path), field('Code', e.code)],
+        fields: [
+          field('Agent', e.agent),
+          field('User', e.user),
+          field('Tool', e.tool),
+          field('Operation', e.operation),
+          field('Path', e.path),
+          field('Code', e.code),
+        ],
       },
       { type: 'section', text: { type: 'mrkdwn', text: `*Reason*\n${slackEscape(clip(e.reason, 2900))}` } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(`decision ${e.decisionId} · ${e.timestamp}`) }] },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: slackEscape(`decision ${e.decisionId} · ${e.timestamp}`) }],
+      },
     ],
   };
 }
 
-const DISCORD_COLORS: Record<NotificationEvent['severity'], number> = { critical: 0xb00020, high: 0xe65100, medium: 0xf9a825, low: 0x607d8b };
+const DISCORD_COLORS: Record<NotificationEvent['severity'], number> = {
+  critical: 0xb00020,
+  high: 0xe65100,
+  medium: 0xf9a825,
+  low: 0x607d8b,
+};
 
 function discord(e: NotificationEvent): Record<string, unknown> {
   // Discord limits: content 2000, title 256, field value 1024. Code spans keep paths from rendering as markdown.
@@ -80,7 +98,11 @@ function discord(e: NotificationEvent): Record<string, unknown> {
  * Renders an event for one target. Runs at send time (never on the decision path), so a throwing custom
  * template costs a dead letter, not a decision.
  */
-export function renderBody(e: NotificationEvent, format: WebhookFormat, template?: WebhookTemplate): RenderedBody {
+export function renderBody(
+  e: NotificationEvent,
+  format: WebhookFormat,
+  template?: WebhookTemplate,
+): RenderedBody {
   switch (format) {
     case 'json':
       return { body: JSON.stringify(e), contentType: 'application/json' };
@@ -116,6 +138,12 @@ export function renderText(e: NotificationEvent): { subject: string; text: strin
     `Decision:  ${e.decisionId}`,
   ];
   // Subjects are one line: a newline in a model-written path must not inject a header.
-  const subject = clip(`[toolgate ${e.severity}] ${e.event === 'security.violation' ? 'blocked' : 'approval needed'}: ${e.tool} ${e.path ?? ''}`.replace(/[\r\n]+/g, ' '), 200);
+  const subject = clip(
+    `[toolgate ${e.severity}] ${e.event === 'security.violation' ? 'blocked' : 'approval needed'}: ${e.tool} ${e.path ?? ''}`.replace(
+      /[\r\n]+/g,
+      ' ',
+    ),
+    200,
+  );
   return { subject, text: lines.join('\n') };
 }

@@ -74,4 +74,10 @@ export interface WebhooksOptions {
   userOf?: UserOf;
 }
 
-export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 60_000, maxRetryAfterMs: 600_000, timeoutMs: 10_000 };
+export const DEFAULT_RETRY: RetryOptions = {
+  maxAttempts: 8,
+  baseDelayMs: 500,
+  maxDelayMs: 60_000,
+  maxRetryAfterMs: 600_000,
+  timeoutMs: 10_000,
+};

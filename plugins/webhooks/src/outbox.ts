@@ -1,4 +1,16 @@
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, write as writeFd } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  write as writeFd,
+  writeFileSync,
+} from 'node:fs';
 import { appendFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
@@ -52,7 +64,10 @@ export interface Outbox {
   close(): Promise<void>;
 }
 
-type Line = { k: 'put'; id: string; t: string; a: number; at: number; e: NotificationEvent } | { k: 'ack'; id: string } | { k: 'try'; id: string; n: number };
+type Line =
+  | { k: 'put'; id: string; t: string; a: number; at: number; e: NotificationEvent }
+  | { k: 'ack'; id: string }
+  | { k: 'try'; id: string; n: number };
 
 function putLine(e: OutboxEntry): string {
   return `${JSON.stringify({ k: 'put', id: e.id, t: e.target, a: e.attempts, at: e.at, e: e.event })}\n`;
@@ -71,8 +86,21 @@ function load(file: string): { entries: Map<string, OutboxEntry>; skipped: numbe
       skipped++;
       continue;
     }
-    if (line.k === 'put' && typeof line.id === 'string' && typeof line.t === 'string' && line.e && typeof line.e === 'object') {
-      if (!entries.has(line.id)) entries.set(line.id, { id: line.id, target: line.t, event: line.e, attempts: Number(line.a) || 0, at: Number(line.at) || 0 });
+    if (
+      line.k === 'put' &&
+      typeof line.id === 'string' &&
+      typeof line.t === 'string' &&
+      line.e &&
+      typeof line.e === 'object'
+    ) {
+      if (!entries.has(line.id))
+        entries.set(line.id, {
+          id: line.id,
+          target: line.t,
+          event: line.e,
+          attempts: Number(line.a) || 0,
+          at: Number(line.at) || 0,
+        });
     } else if (line.k === 'ack') {
       entries.delete(line.id);
     } else if (line.k === 'try') {
@@ -99,7 +127,11 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new ToolgateError('TOOLGATE_ERR_IO', `webhooks(): cannot create outboxDir ${JSON.stringify(dir)}: ${(error as Error).message}`, { field: 'outboxDir' });
+    throw new ToolgateError(
+      'TOOLGATE_ERR_IO',
+      `webhooks(): cannot create outboxDir ${JSON.stringify(dir)}: ${(error as Error).message}`,
+      { field: 'outboxDir' },
+    );
   }
   acquireOutboxLock(lockFile, dir);
 
@@ -115,7 +147,11 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
     deadBytes = existsSync(deadLetterFile) ? statSync(deadLetterFile).size : 0;
   } catch (error) {
     releaseOutboxLock(lockFile);
-    throw new ToolgateError('TOOLGATE_ERR_IO', `webhooks(): cannot use outbox ${JSON.stringify(file)}: ${(error as Error).message}`, { field: 'outboxDir' });
+    throw new ToolgateError(
+      'TOOLGATE_ERR_IO',
+      `webhooks(): cannot use outbox ${JSON.stringify(file)}: ${(error as Error).message}`,
+      { field: 'outboxDir' },
+    );
   }
   const recovered = [...pending.values()];
 
@@ -296,7 +332,10 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
       try {
         // Leave a compact file behind: exactly what the next start has to deliver.
         writeSnapshotSync();
-        if (deadLines.length > 0) appendFileSync(deadLetterFile, deadLines.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+        if (deadLines.length > 0)
+          appendFileSync(deadLetterFile, deadLines.map((l) => `${JSON.stringify(l)}\n`).join(''), {
+            mode: 0o600,
+          });
         deadLines = [];
         lines = [];
       } catch (error) {
@@ -316,5 +355,8 @@ export async function readDeadLetters(file: string): Promise<DeadLetter[]> {
   } catch {
     return [];
   }
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as DeadLetter);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as DeadLetter);
 }

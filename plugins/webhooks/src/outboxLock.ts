@@ -43,7 +43,9 @@ export function acquireOutboxLock(path: string, dir: string): void {
       /* someone else removed it first */
     }
   }
-  throw new ToolgateError('TOOLGATE_ERR_IO', `webhooks(): could not take the lock ${path}`, { field: 'outboxDir' });
+  throw new ToolgateError('TOOLGATE_ERR_IO', `webhooks(): could not take the lock ${path}`, {
+    field: 'outboxDir',
+  });
 }
 
 export function releaseOutboxLock(path: string): void {

@@ -32,7 +32,10 @@ export function readEnvConfig(env: Readonly<Record<string, string | undefined>>)
     const port = env.TOOLGATE_SMTP_PORT;
     config.emailConfig = {
       smtpHost: env.TOOLGATE_SMTP_HOST,
-      to: (env.TOOLGATE_EMAIL_TO ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+      to: (env.TOOLGATE_EMAIL_TO ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
       from: env.TOOLGATE_EMAIL_FROM ?? '',
       ...(port ? { smtpPort: /^\d+$/.test(port) ? Number(port) : (port as unknown as number) } : {}),
       ...(env.TOOLGATE_SMTP_USER !== undefined ? { smtpUser: env.TOOLGATE_SMTP_USER } : {}),

@@ -13,7 +13,12 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
  * Exponential backoff with "equal jitter": half the delay is fixed, half random, so retries of many
  * senders spread out while each still waits at least half the nominal time.
  */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  baseMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
   const nominal = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return nominal / 2 + random() * (nominal / 2);
 }

@@ -1,5 +1,5 @@
-import { createTransport } from 'nodemailer';
 import type { Transporter } from 'nodemailer';
+import { createTransport } from 'nodemailer';
 import type { CompiledEmail } from './compileOptions.js';
 import type { AttemptResult } from './delivery.js';
 import type { NotificationEvent } from './event.js';
@@ -24,7 +24,12 @@ export function createMailTransport(target: CompiledEmail, timeoutMs: number): T
  * Sends one event as a plain-text e-mail. SMTP says itself what is permanent: a 5xx reply (unknown
  * recipient, authentication refused) will not change on retry; 4xx replies and network errors may.
  */
-export async function sendEmail(transport: Transporter, target: CompiledEmail, event: NotificationEvent, deliveryId: string): Promise<AttemptResult> {
+export async function sendEmail(
+  transport: Transporter,
+  target: CompiledEmail,
+  event: NotificationEvent,
+  deliveryId: string,
+): Promise<AttemptResult> {
   const { subject, text } = renderText(event);
   try {
     const info = (await transport.sendMail({
@@ -38,6 +43,11 @@ export async function sendEmail(transport: Transporter, target: CompiledEmail, e
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;
     const permanent = typeof code === 'number' && code >= 500 && code < 600;
-    return { ok: false, retry: !permanent, ...(code ? { status: code } : {}), error: (error as Error).message };
+    return {
+      ok: false,
+      retry: !permanent,
+      ...(code ? { status: code } : {}),
+      error: (error as Error).message,
+    };
   }
 }

@@ -12,7 +12,14 @@ const MAX_RESPONSE = 8 * 1024;
 
 /** One keep-alive pool for every target of a plugin; idle sockets close on their own and never hold the process. */
 export function createHttpAgent(timeoutMs: number): Agent {
-  return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000, connections: 8, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+  return new Agent({
+    keepAliveTimeout: 4_000,
+    keepAliveMaxTimeout: 30_000,
+    connections: 8,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: timeoutMs },
+  });
 }
 
 // 408, 425 and 429 say "not now"; 5xx say "not my fault". Every other 4xx (and 3xx: a webhook is not
@@ -46,7 +53,11 @@ export interface HttpSendOptions {
  * POSTs one event to one target. The whole attempt, connect to last byte, is bounded by `timeoutMs`, so a
  * receiver that hangs costs one timeout, never a stuck queue.
  */
-export async function sendHttp(target: CompiledWebhook, event: NotificationEvent, options: HttpSendOptions): Promise<AttemptResult> {
+export async function sendHttp(
+  target: CompiledWebhook,
+  event: NotificationEvent,
+  options: HttpSendOptions,
+): Promise<AttemptResult> {
   let rendered: { body: string; contentType: string };
   try {
     rendered = renderBody(event, target.format, target.template);
@@ -64,7 +75,13 @@ export async function sendHttp(target: CompiledWebhook, event: NotificationEvent
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   try {
-    const res = await request(target.url, { method: 'POST', body: rendered.body, headers, dispatcher: options.agent, signal });
+    const res = await request(target.url, {
+      method: 'POST',
+      body: rendered.body,
+      headers,
+      dispatcher: options.agent,
+      signal,
+    });
     // Always consume the body: an unread body pins the keep-alive socket.
     const response = await readCapped(res.body);
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode, response };
@@ -78,7 +95,11 @@ export async function sendHttp(target: CompiledWebhook, event: NotificationEvent
     };
   } catch (error) {
     const timedOut = timeout.aborted;
-    const message = timedOut ? `no response within ${options.timeoutMs} ms` : error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}` : String(error);
+    const message = timedOut
+      ? `no response within ${options.timeoutMs} ms`
+      : error instanceof Error
+        ? `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}`
+        : String(error);
     return { ok: false, retry: true, error: message };
   }
 }

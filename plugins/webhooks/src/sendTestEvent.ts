@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ToolgateError, describeValue } from '@toolgate/core';
+import { describeValue, ToolgateError } from '@toolgate/core';
 import { type CompiledWebhook, detectFormat, parseUrl } from './compileOptions.js';
 import { sampleEvent } from './event.js';
 import type { WebhookFormat } from './formats.js';
@@ -38,10 +38,18 @@ export async function sendTestEvent(options: TestEventOptions): Promise<TestEven
   const url = parseUrl('webhooks test', 'url', options?.url);
   const format = options.format ?? detectFormat(url);
   if (!['json', 'slack', 'discord'].includes(format)) {
-    throw new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', `webhooks test: format must be json, slack or discord, got ${describeValue(format)}`, { field: 'format' });
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_OPTIONS',
+      `webhooks test: format must be json, slack or discord, got ${describeValue(format)}`,
+      { field: 'format' },
+    );
   }
   if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret === '')) {
-    throw new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', 'webhooks test: secret must be a non-empty string', { field: 'secret' });
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_OPTIONS',
+      'webhooks test: secret must be a non-empty string',
+      { field: 'secret' },
+    );
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
   const target: CompiledWebhook = {
@@ -61,8 +69,22 @@ export async function sendTestEvent(options: TestEventOptions): Promise<TestEven
     const r = await sendHttp(target, sampleEvent(), { agent, timeoutMs, deliveryId });
     const elapsedMs = Math.round(performance.now() - started);
     return r.ok
-      ? { ok: true, ...(r.status ? { status: r.status } : {}), response: r.response ?? '', deliveryId, format, elapsedMs }
-      : { ok: false, ...(r.status ? { status: r.status } : {}), response: r.error, deliveryId, format, elapsedMs };
+      ? {
+          ok: true,
+          ...(r.status ? { status: r.status } : {}),
+          response: r.response ?? '',
+          deliveryId,
+          format,
+          elapsedMs,
+        }
+      : {
+          ok: false,
+          ...(r.status ? { status: r.status } : {}),
+          response: r.error,
+          deliveryId,
+          format,
+          elapsedMs,
+        };
   } finally {
     await agent.close().catch(() => undefined);
   }

@@ -15,5 +15,8 @@ export function computeSignature(secret: string, timestamp: string, body: string
 /** The signing headers for one attempt; the timestamp is fresh on every retry so the replay window holds. */
 export function signatureHeaders(secret: string, body: string, nowMs = Date.now()): Record<string, string> {
   const timestamp = String(Math.floor(nowMs / 1000));
-  return { 'X-Toolgate-Timestamp': timestamp, 'X-Toolgate-Signature': computeSignature(secret, timestamp, body) };
+  return {
+    'X-Toolgate-Timestamp': timestamp,
+    'X-Toolgate-Signature': computeSignature(secret, timestamp, body),
+  };
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ToolgateError, describeValue } from '@toolgate/core';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, computeSignature } from './sign.js';
+import { describeValue, ToolgateError } from '@toolgate/core';
+import { computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sign.js';
 
 export type HeaderBag = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -32,7 +32,11 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
-  return new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', `verifyWebhookSignature: ${field} must be ${expected}, got ${describeValue(value)}`, { field });
+  return new ToolgateError(
+    'TOOLGATE_ERR_INVALID_OPTIONS',
+    `verifyWebhookSignature: ${field} must be ${expected}, got ${describeValue(value)}`,
+    { field },
+  );
 }
 
 /**
@@ -51,18 +55,26 @@ export function verifyWebhookSignature(options: VerifyOptions): VerifyResult {
   if (options === null || typeof options !== 'object') throw invalid('(options)', options, 'an object');
   const { body, headers, toleranceSec = 300 } = options;
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
-  if (!Array.isArray(secrets) || secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s === '')) {
+  if (
+    !Array.isArray(secrets) ||
+    secrets.length === 0 ||
+    secrets.some((s) => typeof s !== 'string' || s === '')
+  ) {
     throw invalid('secret', options.secret, 'a non-empty string or array of non-empty strings');
   }
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) throw invalid('body', body, 'the raw body as a string or bytes');
-  if (headers === null || typeof headers !== 'object') throw invalid('headers', headers, 'an object of request headers');
-  if (typeof toleranceSec !== 'number' || !(toleranceSec > 0)) throw invalid('toleranceSec', toleranceSec, 'a positive number of seconds');
+  if (typeof body !== 'string' && !(body instanceof Uint8Array))
+    throw invalid('body', body, 'the raw body as a string or bytes');
+  if (headers === null || typeof headers !== 'object')
+    throw invalid('headers', headers, 'an object of request headers');
+  if (typeof toleranceSec !== 'number' || !(toleranceSec > 0))
+    throw invalid('toleranceSec', toleranceSec, 'a positive number of seconds');
 
   const signature = header(headers, SIGNATURE_HEADER);
   if (signature === undefined) return { ok: false, reason: 'missing-signature' };
   const timestamp = header(headers, TIMESTAMP_HEADER);
   if (timestamp === undefined) return { ok: false, reason: 'missing-timestamp' };
-  if (!/^\d{1,12}$/.test(timestamp) || !/^sha256=[0-9a-f]{64}$/i.test(signature)) return { ok: false, reason: 'malformed' };
+  if (!/^\d{1,12}$/.test(timestamp) || !/^sha256=[0-9a-f]{64}$/i.test(signature))
+    return { ok: false, reason: 'malformed' };
   const seconds = Number(timestamp);
   const now = (options.now ?? Date.now()) / 1000;
   if (Math.abs(now - seconds) > toleranceSec) return { ok: false, reason: 'expired' };

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { SEVERITY_ORDER, Stage } from '@toolgate/core';
 import type { GuardPlugin, PluginApi } from '@toolgate/core';
+import { SEVERITY_ORDER, Stage } from '@toolgate/core';
 import type { Transporter } from 'nodemailer';
 import type { Agent } from 'undici';
 import { type CompiledTarget, compileOptions } from './compileOptions.js';
 import type { Deliver } from './delivery.js';
-import { type Dispatcher, type WebhookStats, createDispatcher } from './dispatcher.js';
+import { createDispatcher, type Dispatcher, type WebhookStats } from './dispatcher.js';
 import { type NotificationEvent, promptEvent, violationEvent } from './event.js';
 import type { WebhooksOptions } from './options.js';
 import { type Outbox, openOutbox } from './outbox.js';
@@ -82,7 +82,13 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
     if (target.kind === 'webhook') {
       agent ??= createHttpAgent(config.retry.timeoutMs);
       const pool = agent;
-      return (entry, _attempt, signal) => sendHttp(target, entry.event, { agent: pool, timeoutMs: config.retry.timeoutMs, deliveryId: entry.id, signal });
+      return (entry, _attempt, signal) =>
+        sendHttp(target, entry.event, {
+          agent: pool,
+          timeoutMs: config.retry.timeoutMs,
+          deliveryId: entry.id,
+          signal,
+        });
     }
     const transport = createMailTransport(target, config.retry.timeoutMs);
     transports.push(transport);
@@ -92,7 +98,10 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
   const dispatcher: Dispatcher = createDispatcher(outbox, deliverers, config.retry, emit);
   // What an earlier process left behind is delivered first, in its original order.
   for (const entry of outbox.recovered) dispatcher.enqueue(entry);
-  if (outbox.skippedLines > 0) emit('webhooks:error', { error: new Error(`outbox: skipped ${outbox.skippedLines} unreadable line(s) in ${outbox.file}`) });
+  if (outbox.skippedLines > 0)
+    emit('webhooks:error', {
+      error: new Error(`outbox: skipped ${outbox.skippedLines} unreadable line(s) in ${outbox.file}`),
+    });
 
   const targets = config.targets;
   let closed = false;
@@ -113,8 +122,21 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
         // Bounded: past maxPending the event is written to the dead-letter file, counted and announced.
         dispatcher.counters.overflowed++;
         dispatcher.counters.deadLettered++;
-        outbox.dead({ id: entry.id, target: entry.target, reason: 'outbox-full', detail: `more than ${config.maxPending} events pending`, attempts: 0, at: entry.at, event });
-        emit('webhooks:dead-letter', { id: entry.id, target: entry.target, reason: 'outbox-full', attempts: 0 });
+        outbox.dead({
+          id: entry.id,
+          target: entry.target,
+          reason: 'outbox-full',
+          detail: `more than ${config.maxPending} events pending`,
+          attempts: 0,
+          at: entry.at,
+          event,
+        });
+        emit('webhooks:dead-letter', {
+          id: entry.id,
+          target: entry.target,
+          reason: 'outbox-full',
+          attempts: 0,
+        });
         continue;
       }
       // After close() the entry is appended to the outbox file for the next start; nothing sends it now.
@@ -150,7 +172,8 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
       }
     },
     notify,
-    flush: (timeoutMs = 10_000) => (closed ? Promise.resolve(outbox.size === 0) : dispatcher.flush(timeoutMs)),
+    flush: (timeoutMs = 10_000) =>
+      closed ? Promise.resolve(outbox.size === 0) : dispatcher.flush(timeoutMs),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type WebhooksPlugin, readDeadLetters, verifyWebhookSignature, webhooks } from '../src/index.js';
+import { readDeadLetters, verifyWebhookSignature, webhooks } from '../src/index.js';
 import { context, createGuard, tempDir, workspacePolicy } from './helpers/guard.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
 
@@ -10,11 +10,24 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(replies: Parameters<typeof startReceiver>[1] = [], extra: Partial<Parameters<typeof webhooks>[0]> = {}) {
+async function setup(
+  replies: Parameters<typeof startReceiver>[1] = [],
+  extra: Partial<Parameters<typeof webhooks>[0]> = {},
+) {
   const tmp = tempDir();
   const receiver = await startReceiver(0, replies);
-  const plugin = webhooks({ targets: [{ url: receiver.url, secret: 'shh' }], outboxDir: tmp.dir, retry: FAST, env: {}, ...extra });
-  cleanups.push(tmp.cleanup, () => receiver.close(), () => plugin.close());
+  const plugin = webhooks({
+    targets: [{ url: receiver.url, secret: 'shh' }],
+    outboxDir: tmp.dir,
+    retry: FAST,
+    env: {},
+    ...extra,
+  });
+  cleanups.push(
+    tmp.cleanup,
+    () => receiver.close(),
+    () => plugin.close(),
+  );
   const guard = createGuard({ plugins: [workspacePolicy(), plugin] });
   return { tmp, receiver, plugin, guard, ctx: context(tmp.dir) };
 }
@@ -24,7 +37,7 @@ function bodies(r: Receiver) {
 }
 
 describe('delivery of violations', () => {
-  it('sends seed 001\'s JSON payload, signed, with a delivery id, for a critical violation', async () => {
+  it("sends seed 001's JSON payload, signed, with a delivery id, for a critical violation", async () => {
     const { receiver, plugin, guard, ctx } = await setup();
     const decision = await guard.check({ tool: 'file_write', args: { path: '/etc/passwd' } }, ctx);
     expect(decision.action).toBe('deny');
@@ -47,8 +60,13 @@ describe('delivery of violations', () => {
     });
     expect(got!.headers['content-type']).toBe('application/json');
     expect(got!.headers['x-toolgate-delivery']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(verifyWebhookSignature({ body: got!.body, headers: got!.headers, secret: 'shh' })).toMatchObject({ ok: true });
-    expect(verifyWebhookSignature({ body: got!.body, headers: got!.headers, secret: 'other' })).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifyWebhookSignature({ body: got!.body, headers: got!.headers, secret: 'shh' })).toMatchObject({
+      ok: true,
+    });
+    expect(verifyWebhookSignature({ body: got!.body, headers: got!.headers, secret: 'other' })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
     expect(plugin.stats()).toMatchObject({ enqueued: 1, delivered: 1, pending: 0 });
   });
 
@@ -114,18 +132,35 @@ describe('delivery of violations', () => {
 
   it('keeps order per target while one event is being retried', async () => {
     const { receiver, plugin, guard, ctx } = await setup([{ status: 500 }, { status: 500 }]);
-    for (const p of ['/etc/a', '/etc/b', '/etc/c', '/etc/d']) await guard.check({ tool: 'file_write', args: { path: p } }, ctx);
+    for (const p of ['/etc/a', '/etc/b', '/etc/c', '/etc/d'])
+      await guard.check({ tool: 'file_write', args: { path: p } }, ctx);
     expect(await plugin.flush(5_000)).toBe(true);
     const delivered = receiver.received.slice(2).map((r) => JSON.parse(r.body).path);
     expect(delivered).toEqual(['/etc/a', '/etc/b', '/etc/c', '/etc/d']);
-    expect(receiver.received.slice(0, 3).map((r) => JSON.parse(r.body).path)).toEqual(['/etc/a', '/etc/a', '/etc/a']);
+    expect(receiver.received.slice(0, 3).map((r) => JSON.parse(r.body).path)).toEqual([
+      '/etc/a',
+      '/etc/a',
+      '/etc/a',
+    ]);
   });
 
   it('a hanging receiver times out per request and never slows a decision (measured)', async () => {
     const tmp = tempDir();
-    const hanging = await startReceiver(0, Array.from({ length: 50 }, () => 'hang' as const));
-    const plugin = webhooks({ targets: [{ url: hanging.url }], outboxDir: tmp.dir, retry: { ...FAST, timeoutMs: 300, maxAttempts: 2 }, env: {} });
-    cleanups.push(tmp.cleanup, () => hanging.close(), () => plugin.close());
+    const hanging = await startReceiver(
+      0,
+      Array.from({ length: 50 }, () => 'hang' as const),
+    );
+    const plugin = webhooks({
+      targets: [{ url: hanging.url }],
+      outboxDir: tmp.dir,
+      retry: { ...FAST, timeoutMs: 300, maxAttempts: 2 },
+      env: {},
+    });
+    cleanups.push(
+      tmp.cleanup,
+      () => hanging.close(),
+      () => plugin.close(),
+    );
     const guarded = createGuard({ plugins: [workspacePolicy(), plugin] });
     const bare = createGuard({ plugins: [workspacePolicy()] });
     const ctx = context(tmp.dir);
@@ -143,7 +178,9 @@ describe('delivery of violations', () => {
     await time(bare, 20);
     const without = await time(bare, 200);
     const withHook = await time(guarded, 200);
-    console.log(`decision latency, receiver hanging: median ${withHook.median.toFixed(3)} ms (max ${withHook.max.toFixed(3)}) vs no webhooks ${without.median.toFixed(3)} ms (max ${without.max.toFixed(3)})`);
+    console.log(
+      `decision latency, receiver hanging: median ${withHook.median.toFixed(3)} ms (max ${withHook.max.toFixed(3)}) vs no webhooks ${without.median.toFixed(3)} ms (max ${without.max.toFixed(3)})`,
+    );
     // The request timeout is 300 ms; a decision that waited for the network would take at least that.
     expect(withHook.max).toBeLessThan(100);
     expect(withHook.median).toBeLessThan(without.median + 1);
@@ -171,7 +208,13 @@ describe('delivery of violations', () => {
       retry: FAST,
       env: {},
     });
-    cleanups.push(tmp.cleanup, () => slack.close(), () => discord.close(), () => custom.close(), () => plugin.close());
+    cleanups.push(
+      tmp.cleanup,
+      () => slack.close(),
+      () => discord.close(),
+      () => custom.close(),
+      () => plugin.close(),
+    );
     const guard = createGuard({ plugins: [workspacePolicy(), plugin] });
     await guard.check({ tool: 'file_write', args: { path: '/etc/<!channel>' } }, context(tmp.dir));
     expect(await plugin.flush(5_000)).toBe(true);
@@ -181,14 +224,25 @@ describe('delivery of violations', () => {
     expect(s.text).not.toContain('<!channel>');
     expect(Array.isArray(s.blocks)).toBe(true);
     expect(s.blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
-    expect(s.blocks.map((b: { type: string }) => b.type)).toEqual(['header', 'section', 'section', 'context']);
+    expect(s.blocks.map((b: { type: string }) => b.type)).toEqual([
+      'header',
+      'section',
+      'section',
+      'context',
+    ]);
     const d = JSON.parse(discord.received[0]!.body);
     expect(typeof d.content).toBe('string');
     expect(d.content.length).toBeLessThanOrEqual(2000);
     expect(d.allowed_mentions).toEqual({ parse: [] });
     expect(d.embeds).toHaveLength(1);
-    expect(d.embeds[0]).toMatchObject({ title: expect.any(String), color: expect.any(Number), fields: expect.any(Array) });
-    expect(d.embeds[0].fields.find((f: { name: string }) => f.name === 'Path').value).toBe('`/etc/<!channel>`');
+    expect(d.embeds[0]).toMatchObject({
+      title: expect.any(String),
+      color: expect.any(Number),
+      fields: expect.any(Array),
+    });
+    expect(d.embeds[0].fields.find((f: { name: string }) => f.name === 'Path').value).toBe(
+      '`/etc/<!channel>`',
+    );
     expect(custom.received[0]!.body).toBe('ALERT critical /etc/<!channel>');
     expect(custom.received[0]!.headers['content-type']).toBe('text/plain; charset=utf-8');
   });

@@ -13,12 +13,22 @@ async function setup(auth?: { user: string; pass: string }) {
   const tmp = tempDir();
   const smtp = await startSmtp(auth);
   const plugin = webhooks({
-    emailConfig: { to: ['security@example.com', 'oncall@example.com'], from: 'toolgate@example.com', smtpHost: '127.0.0.1', smtpPort: smtp.port, ...(auth ? { smtpUser: auth.user, smtpPass: auth.pass } : {}) },
+    emailConfig: {
+      to: ['security@example.com', 'oncall@example.com'],
+      from: 'toolgate@example.com',
+      smtpHost: '127.0.0.1',
+      smtpPort: smtp.port,
+      ...(auth ? { smtpUser: auth.user, smtpPass: auth.pass } : {}),
+    },
     outboxDir: tmp.dir,
     retry: FAST,
     env: {},
   });
-  cleanups.push(tmp.cleanup, () => smtp.close(), () => plugin.close());
+  cleanups.push(
+    tmp.cleanup,
+    () => smtp.close(),
+    () => plugin.close(),
+  );
   const guard = createGuard({ plugins: [workspacePolicy(), plugin] });
   return { smtp, plugin, guard, ctx: context(tmp.dir), tmp };
 }
@@ -66,12 +76,23 @@ describe('e-mail over SMTP (seed 001 emailConfig)', () => {
     const tmp = tempDir();
     const smtp = await startSmtp({ user: 'u', pass: 'right' });
     const plugin = webhooks({
-      emailConfig: { to: 'a@example.com', from: 'b@example.com', smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpUser: 'u', smtpPass: 'wrong' },
+      emailConfig: {
+        to: 'a@example.com',
+        from: 'b@example.com',
+        smtpHost: '127.0.0.1',
+        smtpPort: smtp.port,
+        smtpUser: 'u',
+        smtpPass: 'wrong',
+      },
       outboxDir: tmp.dir,
       retry: FAST,
       env: {},
     });
-    cleanups.push(tmp.cleanup, () => smtp.close(), () => plugin.close());
+    cleanups.push(
+      tmp.cleanup,
+      () => smtp.close(),
+      () => plugin.close(),
+    );
     const { sampleEvent } = await import('../src/index.js');
     plugin.notify(sampleEvent());
     expect(await plugin.flush(5_000)).toBe(true);

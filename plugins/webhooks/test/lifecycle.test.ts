@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 describe('process lifecycle', () => {
-  it('never keeps the host process alive: retry timers and keep-alive sockets are unref\'d', async () => {
+  it("never keeps the host process alive: retry timers and keep-alive sockets are unref'd", async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
     const receiver = await startReceiver();
@@ -18,7 +18,11 @@ describe('process lifecycle', () => {
     const down = `http://127.0.0.1:${await freePort()}/hook`;
     const script = fileURLToPath(new URL('./helpers/exitChild.ts', import.meta.url));
     const started = Date.now();
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, tmp.dir, receiver.url, down], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', script, tmp.dir, receiver.url, down],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
 import { ToolgateError } from '@toolgate/core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type WebhooksOptions, webhooks } from '../src/index.js';
 import { tempDir } from './helpers/guard.js';
 import { startReceiver } from './helpers/receiver.js';
@@ -11,7 +11,10 @@ afterEach(async () => {
 });
 
 function cases<T>(file: string): T[] {
-  return readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
+  return readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
 }
 
 function thrown(fn: () => unknown): ToolgateError {
@@ -39,7 +42,10 @@ describe('options are validated at construction', () => {
     it(`rejects environment: ${c.name}`, () => {
       const tmp = tempDir();
       cleanups.push(tmp.cleanup);
-      const options: WebhooksOptions = { env: c.env, ...(c.env.TOOLGATE_WEBHOOKS_OUTBOX ? {} : { outboxDir: tmp.dir }) };
+      const options: WebhooksOptions = {
+        env: c.env,
+        ...(c.env.TOOLGATE_WEBHOOKS_OUTBOX ? {} : { outboxDir: tmp.dir }),
+      };
       const error = thrown(() => webhooks(options));
       expect(error.code).toBe('TOOLGATE_ERR_INVALID_CONFIG');
       expect(error.message).toContain(c.error);
@@ -52,9 +58,18 @@ describe('environment configuration (seed 001)', () => {
     const tmp = tempDir();
     const a = await startReceiver();
     const b = await startReceiver();
-    cleanups.push(tmp.cleanup, () => a.close(), () => b.close());
+    cleanups.push(
+      tmp.cleanup,
+      () => a.close(),
+      () => b.close(),
+    );
     const plugin = webhooks({
-      env: { TOOLGATE_VIOLATION_WEBHOOKS: ` ${a.url} ,${b.url},`, TOOLGATE_WEBHOOK_SECRET: 'env-secret', TOOLGATE_WEBHOOK_MIN_SEVERITY: 'low', TOOLGATE_WEBHOOKS_OUTBOX: tmp.dir },
+      env: {
+        TOOLGATE_VIOLATION_WEBHOOKS: ` ${a.url} ,${b.url},`,
+        TOOLGATE_WEBHOOK_SECRET: 'env-secret',
+        TOOLGATE_WEBHOOK_MIN_SEVERITY: 'low',
+        TOOLGATE_WEBHOOKS_OUTBOX: tmp.dir,
+      },
       retry: { baseDelayMs: 10, timeoutMs: 1_000 },
     });
     cleanups.push(() => plugin.close());
@@ -65,7 +80,13 @@ describe('environment configuration (seed 001)', () => {
     expect(await plugin.flush(5_000)).toBe(true);
     for (const r of [a, b]) {
       expect(r.received).toHaveLength(1);
-      expect(verifyWebhookSignature({ body: r.received[0]!.body, headers: r.received[0]!.headers, secret: 'env-secret' }).ok).toBe(true);
+      expect(
+        verifyWebhookSignature({
+          body: r.received[0]!.body,
+          headers: r.received[0]!.headers,
+          secret: 'env-secret',
+        }).ok,
+      ).toBe(true);
     }
   });
 
@@ -75,7 +96,10 @@ describe('environment configuration (seed 001)', () => {
     const plugin = webhooks({
       outboxDir: tmp.dir,
       targets: [{ url: 'https://hooks.slack.com/services/T/B/X' }],
-      env: { TOOLGATE_VIOLATION_WEBHOOKS: 'https://hooks.slack.com/services/T/B/X,https://discord.com/api/webhooks/1/abc,https://siem.example/in' },
+      env: {
+        TOOLGATE_VIOLATION_WEBHOOKS:
+          'https://hooks.slack.com/services/T/B/X,https://discord.com/api/webhooks/1/abc,https://siem.example/in',
+      },
     });
     cleanups.push(() => plugin.close());
     expect(plugin.targets.map((t) => t.split(':')[0])).toEqual(['slack', 'discord', 'json']);

@@ -27,7 +27,8 @@ describe('durable outbox', () => {
     const guard = createGuard({ plugins: [workspacePolicy(), first] });
     const ctx = context(tmp.dir);
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await guard.check({ tool: 'file_write', args: { path: `/etc/f${i}` } }, ctx)).id);
+    for (let i = 0; i < 20; i++)
+      ids.push((await guard.check({ tool: 'file_write', args: { path: `/etc/f${i}` } }, ctx)).id);
     // Let it fail a few times against the closed port.
     await new Promise((r) => setTimeout(r, 150));
     expect(first.stats().delivered).toBe(0);
@@ -53,7 +54,11 @@ describe('durable outbox', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/hook`;
     const script = fileURLToPath(new URL('./helpers/crashChild.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, tmp.dir, url, '25'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', script, tmp.dir, url, '25'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
@@ -88,7 +93,12 @@ describe('durable outbox', () => {
     cleanups.push(tmp.cleanup);
     const receiver = await startReceiver(0, ['hang']);
     cleanups.push(() => receiver.close());
-    const first = webhooks({ targets: [{ url: receiver.url }], outboxDir: tmp.dir, retry: { ...FAST, timeoutMs: 5_000 }, env: {} });
+    const first = webhooks({
+      targets: [{ url: receiver.url }],
+      outboxDir: tmp.dir,
+      retry: { ...FAST, timeoutMs: 5_000 },
+      env: {},
+    });
     first.notify(sampleEvent());
     await receiver.waitFor(1);
     await first.close();
@@ -104,7 +114,9 @@ describe('durable outbox', () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
     const first = webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} });
-    expect(() => webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} })).toThrow(/outboxDir .* is in use by process/);
+    expect(() =>
+      webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} }),
+    ).toThrow(/outboxDir .* is in use by process/);
     await first.close();
     const again = webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} });
     await again.close();
@@ -114,7 +126,13 @@ describe('durable outbox', () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
     const port = await freePort();
-    const plugin = webhooks({ targets: [{ url: `http://127.0.0.1:${port}/x` }], outboxDir: tmp.dir, maxPending: 3, retry: FAST, env: {} });
+    const plugin = webhooks({
+      targets: [{ url: `http://127.0.0.1:${port}/x` }],
+      outboxDir: tmp.dir,
+      maxPending: 3,
+      retry: FAST,
+      env: {},
+    });
     const dead: unknown[] = [];
     plugin.events.on('webhooks:dead-letter', (e) => dead.push(e));
     for (let i = 0; i < 5; i++) plugin.notify({ ...sampleEvent(), path: `/etc/${i}` });
@@ -132,9 +150,18 @@ describe('durable outbox', () => {
   it('rotates the dead-letter file at maxDeadLetterBytes (one previous generation kept)', async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
-    const receiver = await startReceiver(0, Array.from({ length: 20 }, () => ({ status: 410 })));
+    const receiver = await startReceiver(
+      0,
+      Array.from({ length: 20 }, () => ({ status: 410 })),
+    );
     cleanups.push(() => receiver.close());
-    const plugin = webhooks({ targets: [{ url: receiver.url }], outboxDir: tmp.dir, maxDeadLetterBytes: 2_000, retry: FAST, env: {} });
+    const plugin = webhooks({
+      targets: [{ url: receiver.url }],
+      outboxDir: tmp.dir,
+      maxDeadLetterBytes: 2_000,
+      retry: FAST,
+      env: {},
+    });
     cleanups.push(() => plugin.close());
     for (let i = 0; i < 20; i++) plugin.notify(sampleEvent());
     expect(await plugin.flush(5_000)).toBe(true);
@@ -165,11 +192,16 @@ describe('durable outbox', () => {
   it('dead-letters entries left for a target that is no longer configured', async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
-    writeFileSync(join(tmp.dir, 'outbox.jsonl'), `${JSON.stringify({ k: 'put', id: 'old-1', t: 'json:gone', a: 2, at: 1, e: sampleEvent() })}\n`);
+    writeFileSync(
+      join(tmp.dir, 'outbox.jsonl'),
+      `${JSON.stringify({ k: 'put', id: 'old-1', t: 'json:gone', a: 2, at: 1, e: sampleEvent() })}\n`,
+    );
     const plugin = webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} });
     await plugin.close();
     const letters = await readDeadLetters(plugin.deadLetterFile);
-    expect(letters).toEqual([expect.objectContaining({ id: 'old-1', reason: 'unknown-target', attempts: 2 })]);
+    expect(letters).toEqual([
+      expect.objectContaining({ id: 'old-1', reason: 'unknown-target', attempts: 2 }),
+    ]);
     expect(readFileSync(plugin.outboxFile, 'utf8')).toBe('');
   });
 });

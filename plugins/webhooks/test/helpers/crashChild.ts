@@ -5,11 +5,22 @@ import { webhooks } from '../../src/index.js';
 import { context, createGuard, workspacePolicy } from './guard.js';
 
 const [dir, url, count] = process.argv.slice(2) as [string, string, string];
-const plugin = webhooks({ targets: [{ url }], outboxDir: dir, retry: { baseDelayMs: 50, maxDelayMs: 200, timeoutMs: 500, maxAttempts: 1000 }, env: {} });
+const plugin = webhooks({
+  targets: [{ url }],
+  outboxDir: dir,
+  retry: { baseDelayMs: 50, maxDelayMs: 200, timeoutMs: 500, maxAttempts: 1000 },
+  env: {},
+});
 const guard = createGuard({ plugins: [workspacePolicy(), plugin] });
 const ctx = context(dir);
-for (let i = 0; i < Number(count); i++) await guard.check({ tool: 'file_write', args: { path: `/etc/crash-${i}` } }, ctx);
-const puts = () => (existsSync(plugin.outboxFile) ? readFileSync(plugin.outboxFile, 'utf8').split('\n').filter((l) => l.includes('"k":"put"')).length : 0);
+for (let i = 0; i < Number(count); i++)
+  await guard.check({ tool: 'file_write', args: { path: `/etc/crash-${i}` } }, ctx);
+const puts = () =>
+  existsSync(plugin.outboxFile)
+    ? readFileSync(plugin.outboxFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"k":"put"')).length
+    : 0;
 const timer = setInterval(() => {
   if (puts() >= Number(count)) {
     clearInterval(timer);

@@ -4,7 +4,10 @@ import { sampleEvent, webhooks } from '../../src/index.js';
 
 const [dir, okUrl, downUrl] = process.argv.slice(2) as [string, string, string];
 const plugin = webhooks({
-  targets: [{ url: okUrl, name: 'ok' }, { url: downUrl, name: 'down' }],
+  targets: [
+    { url: okUrl, name: 'ok' },
+    { url: downUrl, name: 'down' },
+  ],
   outboxDir: dir,
   retry: { baseDelayMs: 200, maxDelayMs: 5_000, timeoutMs: 2_000, maxAttempts: 1000 },
   env: {},

@@ -1,4 +1,4 @@
-import { type IncomingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -31,7 +31,12 @@ export async function startReceiver(port = 0, replies: Reply[] = []): Promise<Re
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), url: req.url ?? '' });
+      received.push({
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+        url: req.url ?? '',
+      });
       for (const w of [...waiters]) if (received.length >= w.n) w.resolve();
       const reply = receiver.replies.shift() ?? { status: 200, body: 'ok' };
       if (reply === 'hang') {
@@ -55,7 +60,10 @@ export async function startReceiver(port = 0, replies: Reply[] = []): Promise<Re
     waitFor(n, timeoutMs = 10_000) {
       if (received.length >= n) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${n} requests within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${n} requests within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           n,
           resolve: () => {

@@ -35,7 +35,9 @@ export async function startSmtp(auth?: { user: string; pass: string }): Promise<
       stream.on('end', () => {
         const code = box.rejects.shift();
         if (code !== undefined && code !== 0) {
-          const error = new Error(code >= 500 ? 'mailbox unavailable' : 'try again later') as Error & { responseCode: number };
+          const error = new Error(code >= 500 ? 'mailbox unavailable' : 'try again later') as Error & {
+            responseCode: number;
+          };
           error.responseCode = code;
           return cb(error);
         }
