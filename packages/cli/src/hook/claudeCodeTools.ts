@@ -1,0 +1,96 @@
+import { isAbsolute, join } from 'node:path';
+import type { ToolCall } from '@toolgate/core';
+
+/**
+ * Claude Code's built-in tools mapped onto the tool names toolgate's classification knows (the MCP filesystem
+ * server's, which folder-rules classifies), so one policy judges the assistant's tools and MCP tools alike.
+ * A tool that is neither here nor an `mcp__` tool is passed on under its own name; the hook then denies it
+ * if it carries path-like arguments nobody analysed (see `pathLikeArgs`).
+ */
+export type MappedCall = { call: ToolCall } | { uncertain: string };
+
+/** Built-in tools that take no paths (web, planning, sub-agents, todos): not subject to the path-like check. */
+export const NO_PATH_TOOLS: ReadonlySet<string> = new Set([
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'TodoRead',
+  'Task',
+  'Agent',
+  'ExitPlanMode',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'SlashCommand',
+  'AskUserQuestion',
+  'Skill',
+  'ListMcpResourcesTool',
+  'ReadMcpResourceTool',
+]);
+
+function str(input: Record<string, unknown>, key: string): unknown {
+  return input[key];
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+/**
+ * The directory a glob can reach: its literal prefix under `base`. A `..` after the first wildcard could
+ * climb anywhere, so it makes the call uncertain rather than guessing.
+ */
+export function globRoot(pattern: string, base: string): string | undefined {
+  const segments = pattern.split('/');
+  const literal: string[] = [];
+  let i = 0;
+  for (; i < segments.length; i++) {
+    const segment = segments[i] ?? '';
+    if (GLOB_CHARS.test(segment)) break;
+    literal.push(segment);
+  }
+  if (segments.slice(i).some((s) => s === '..')) return undefined;
+  // A fully literal pattern names one path; keep its last segment (it is the path searched).
+  const prefix = literal.join('/');
+  if (isAbsolute(pattern)) return prefix === '' ? '/' : prefix;
+  return join(base, prefix || '.');
+}
+
+export function mapClaudeCodeTool(toolName: string, input: Record<string, unknown>, cwd: string): MappedCall {
+  switch (toolName) {
+    case 'Read':
+      return { call: { tool: 'read_file', args: { path: str(input, 'file_path') } } };
+    case 'Write':
+      return { call: { tool: 'write_file', args: { path: str(input, 'file_path') } } };
+    case 'Edit':
+    case 'MultiEdit':
+      return { call: { tool: 'edit_file', args: { path: str(input, 'file_path') } } };
+    case 'NotebookEdit':
+      return { call: { tool: 'edit_file', args: { path: str(input, 'notebook_path') } } };
+    case 'LS':
+      return { call: { tool: 'list_directory', args: { path: str(input, 'path') } } };
+    case 'Grep': {
+      const path = str(input, 'path') ?? cwd;
+      return { call: { tool: 'search_files', args: { path, pattern: '**' } } };
+    }
+    case 'Glob': {
+      const pattern = str(input, 'pattern');
+      const base = str(input, 'path') ?? cwd;
+      if (typeof pattern !== 'string' || typeof base !== 'string')
+        return { call: { tool: 'search_files', args: { path: base, pattern } } };
+      const root = globRoot(pattern, isAbsolute(base) ? base : join(cwd, base));
+      if (root === undefined)
+        return { uncertain: `glob pattern ${JSON.stringify(pattern)} climbs with ".." after a wildcard` };
+      return { call: { tool: 'search_files', args: { path: root, pattern: '**' } } };
+    }
+    case 'Bash':
+      return { call: { tool: 'bash', args: { command: str(input, 'command') } } };
+    default: {
+      // mcp__<server>__<tool>: judged as the server's tool (server names may contain "_", tool names follow the last "__").
+      if (toolName.startsWith('mcp__')) {
+        const at = toolName.lastIndexOf('__');
+        const tool = toolName.slice(at + 2);
+        if (at > 4 && tool !== '') return { call: { tool, args: input } };
+      }
+      return { call: { tool: toolName, args: input } };
+    }
+  }
+}
