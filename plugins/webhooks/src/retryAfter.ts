@@ -4,6 +4,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (text === undefined) return undefined;
   const trimmed = text.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP-date form starts with a day name; without this check V8's Date.parse reads "-5" as a year.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
