@@ -11,7 +11,7 @@ import {
   write as writeFd,
   writeFileSync,
 } from 'node:fs';
-import { appendFile, rename, stat, writeFile } from 'node:fs/promises';
+import { appendFile, open, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
 import type { NotificationEvent } from './event.js';
@@ -195,7 +195,14 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
 
   async function compact(): Promise<void> {
     const tmp = `${file}.tmp`;
-    await writeFile(tmp, snapshot(), { mode: 0o600 });
+    const handle = await open(tmp, 'w', 0o600);
+    try {
+      await handle.writeFile(snapshot());
+      // Synced before the rename: the file that replaces the log is never an empty shell after a power cut.
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, file);
     // The old descriptor points at the replaced inode: reopen so later appends land in the new file.
     const old = fd;
@@ -247,6 +254,9 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
         }
       }
     } catch (error) {
+      // Lines taken for a failed write are gone from the log, not from memory: the next drain rewrites the
+      // whole pending state instead of appending (disk full, say, then freed).
+      compactRequested = true;
       options.onError(error);
     } finally {
       writing = null;
@@ -273,7 +283,9 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
     schedule();
   }
 
-  function settled(): void {
+  // Acks and attempt records both grow the log; either kind triggers a rewrite after compactAfter of them,
+  // so a long outage (one `try` line per retry) cannot grow the file without bound.
+  function logged(): void {
     sinceCompact++;
     if (pending.size === 0 || sinceCompact >= compactAfter) {
       sinceCompact = 0;
@@ -299,11 +311,12 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
     attempted(entry) {
       if (!pending.has(entry.id)) return;
       record(`${JSON.stringify({ k: 'try', id: entry.id, n: entry.attempts })}\n`);
+      if (!closed) logged();
     },
     ack(id) {
       if (!pending.delete(id)) return;
       record(`${JSON.stringify({ k: 'ack', id })}\n`);
-      if (!closed) settled();
+      if (!closed) logged();
     },
     dead(letter) {
       if (closed) {
@@ -317,7 +330,7 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
       }
       if (pending.delete(letter.id)) {
         record(`${JSON.stringify({ k: 'ack', id: letter.id })}\n`);
-        if (!closed) settled();
+        if (!closed) logged();
       } else {
         schedule();
       }

@@ -80,4 +80,26 @@ describe('outbox file', () => {
     cleanups.push(() => again.close());
     expect(again.recovered).toEqual([expect.objectContaining({ id: 'e1', attempts: 3 })]);
   });
+
+  it('stays bounded during a long outage: retry records trigger compaction too', async () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const box = openOutbox(tmp.dir, {
+      maxPending: 10,
+      maxDeadLetterBytes: 1e6,
+      compactAfter: 3,
+      onError: () => undefined,
+    });
+    cleanups.push(() => box.close());
+    const e = entry(1);
+    box.put(e);
+    for (let n = 1; n <= 50; n++) {
+      e.attempts = n;
+      box.attempted(e);
+      await box.settle();
+    }
+    const log = lines(box.file);
+    expect(log.length).toBeLessThanOrEqual(4);
+    expect(log[0]).toMatchObject({ k: 'put', id: 'e1' });
+  });
 });
