@@ -19,6 +19,7 @@ export const verdictCodes = {
   PROMPT_TIMEOUT: 'Nobody answered the approval request in time.',
   PROMPT_UNANSWERED: 'No approval handler answered the request (none installed, or all declined to answer).',
   SESSION_CANCELLED: 'The session was cancelled by a human; every later call is denied.',
+  PROMPT_LIMIT: 'The session reached its maximum number of approval requests; further prompts are denied.',
   SHELL_UNCERTAIN: 'A shell command contains a construct whose paths cannot be determined.',
   SHELL_METACHARACTER:
     'A shell command contains a metacharacter the policy forbids (`$()`, backticks, `eval`, `source`…).',

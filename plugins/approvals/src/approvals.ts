@@ -1,0 +1,223 @@
+import type { CallState, GuardPlugin, PluginApi, PromptAnswer, PromptRequest } from '@toolgate/core';
+import { Stage } from '@toolgate/core';
+import { type PreparedRequest, prepareRequest } from './approvalRequest.js';
+import { askStrategy, type Outcome } from './askStrategy.js';
+import { answerFromGrants, grantsFromAnswer, pruneGrants } from './grants.js';
+import { type ApprovalsOptions, type CompiledOptions, compileOptions } from './options.js';
+import { appendOverlay, ruleFor } from './overlayFile.js';
+import { persistSession, type SessionState, sessionOf, type Warn } from './sessionState.js';
+import { countApprovals } from './suggestion.js';
+import type { Grant } from './types.js';
+
+const NAME = 'approvals';
+
+const cancelledAnswer = (): PromptAnswer => ({
+  approved: false,
+  code: 'SESSION_CANCELLED',
+  by: NAME,
+  reason: 'the session was cancelled by the user (q); every later call that needs approval is denied',
+});
+
+function grantAnswer(used: Grant[]): PromptAnswer {
+  const where = used.map((g) => `${g.op} ${g.scope} ${g.path}`).join('; ');
+  return {
+    approved: true,
+    by: 'grant',
+    reason: `covered by an earlier approval of this session (${where})`,
+    grant: { from: used.map((g) => ({ ...g })) },
+  };
+}
+
+/**
+ * Human approval for prompt-tier calls. Two taps on `onPrompt`: at `Stage.GRANTS` the session's standing
+ * grants answer without asking; at `Stage.APPROVAL` the strategy is asked, once per call (seed 004), with a
+ * timeout, a per-session limit and de-duplication of identical concurrent requests. Anything that is not a
+ * clear approval is a denial.
+ *
+ * @example
+ * ```ts
+ * import { createGuard } from '@toolgate/core';
+ * import { approvals, tty } from '@toolgate/approvals';
+ * const guard = createGuard({
+ *   plugins: [myPolicy(), approvals({ strategy: tty(), dir: '~/.toolgate/sessions', maxConfirmationsPerSession: 10 })],
+ * });
+ * ```
+ */
+export function approvals(options: ApprovalsOptions): GuardPlugin {
+  const o = compileOptions(options);
+  // Overlay writes from every session go to one file: serialise them.
+  let overlayChain: Promise<void> = Promise.resolve();
+  // Both taps see the same request object; prepare it once.
+  const prepared = new WeakMap<PromptRequest, PreparedRequest>();
+  const prepare = (request: PromptRequest) => {
+    let p = prepared.get(request);
+    if (!p) {
+      p = prepareRequest(request);
+      prepared.set(request, p);
+    }
+    return p;
+  };
+
+  return {
+    name: NAME,
+    apply(hooks, api) {
+      const warn: Warn = (message, details) => api.emit('approvals:warning', { message, ...details });
+      if (o.wildMode) {
+        api.emit('wild-mode', {
+          plugin: NAME,
+          message:
+            'WILD MODE is on: every call that needs approval is approved without asking (denies still deny; every decision is still recorded)',
+        });
+      }
+
+      hooks.onPrompt.tapPromise({ stage: Stage.GRANTS }, async (request, state) => {
+        const s = await sessionOf(state, o.dir, warn);
+        if (s.cancelled) return cancelledAnswer();
+        return fromGrants(s, prepare(request), o, warn);
+      });
+
+      hooks.onPrompt.tapPromise({ stage: Stage.APPROVAL }, async (request, state) => {
+        if (o.wildMode) {
+          return { approved: true, by: 'wild-mode', reason: 'wild mode: approved without asking' };
+        }
+        const s = await sessionOf(state, o.dir, warn);
+        const p = prepare(request);
+        const shared = s.inflight.get(p.key);
+        // De-duplication: an identical question already open gets one answer for every waiter.
+        if (shared)
+          return {
+            ...(await shared),
+            reason: `${(await shared).reason ?? ''} (same request as a concurrent call)`.trim(),
+          };
+        const asking = askInTurn(s, p, state, o, api, warn, (rules) => {
+          overlayChain = overlayChain.then(() => appendOverlay(o.overlayFile!, rules));
+          return overlayChain.catch((error: unknown) => {
+            warn(`cannot persist grants to ${o.overlayFile}: ${(error as Error).message}`, {
+              file: o.overlayFile,
+            });
+          });
+        });
+        s.inflight.set(p.key, asking);
+        try {
+          return await asking;
+        } finally {
+          s.inflight.delete(p.key);
+        }
+      });
+    },
+  };
+}
+
+async function fromGrants(
+  s: SessionState,
+  p: PreparedRequest,
+  o: CompiledOptions,
+  warn: Warn,
+): Promise<PromptAnswer | undefined> {
+  if (!p.grantable || s.grants.length === 0) return undefined;
+  const now = o.now();
+  const pruned = pruneGrants(s.grants, now);
+  const used = answerFromGrants(s.grants, p.request.items, now);
+  if (used === undefined) {
+    if (pruned) await persistSession(s, o.dir, warn);
+    return undefined;
+  }
+  pruneGrants(s.grants, now);
+  // A limited grant's remaining uses must survive a restart, or max uses could be reset by resuming.
+  if (pruned || used.some((g) => g.usesLeft !== undefined)) await persistSession(s, o.dir, warn);
+  return grantAnswer(used);
+}
+
+async function askInTurn(
+  s: SessionState,
+  p: PreparedRequest,
+  _state: CallState,
+  o: CompiledOptions,
+  api: PluginApi,
+  warn: Warn,
+  persistRules: (rules: ReturnType<typeof ruleFor>[]) => Promise<void>,
+): Promise<PromptAnswer> {
+  const previous = s.turn;
+  let release!: () => void;
+  s.turn = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await previous;
+  try {
+    // The session may have changed while this request waited its turn.
+    if (s.cancelled) return cancelledAnswer();
+    const covered = await fromGrants(s, p, o, warn);
+    if (covered) return covered;
+    if (o.maxConfirmations !== undefined && s.confirmations >= o.maxConfirmations) {
+      return {
+        approved: false,
+        code: 'PROMPT_LIMIT',
+        by: NAME,
+        reason: `approval limit reached: this session already asked ${s.confirmations} times (maxConfirmationsPerSession ${o.maxConfirmations}); add a policy rule instead`,
+      };
+    }
+    s.confirmations += 1;
+    const outcome: Outcome = await askStrategy(o.strategy, p.request, o.timeoutMs);
+    return await settle(s, p, outcome, o, api, warn, persistRules);
+  } finally {
+    release();
+  }
+}
+
+async function settle(
+  s: SessionState,
+  p: PreparedRequest,
+  outcome: Outcome,
+  o: CompiledOptions,
+  api: PluginApi,
+  warn: Warn,
+  persistRules: (rules: ReturnType<typeof ruleFor>[]) => Promise<void>,
+): Promise<PromptAnswer> {
+  const by = outcome.by ?? o.strategy.name;
+  if (outcome.cancelSession) {
+    s.cancelled = true;
+    await persistSession(s, o.dir, warn);
+    return { ...cancelledAnswer(), by, reason: outcome.reason ?? cancelledAnswer().reason };
+  }
+  if (!outcome.approved) {
+    await persistSession(s, o.dir, warn);
+    return {
+      approved: false,
+      by,
+      reason: outcome.reason ?? 'approval denied',
+      ...(outcome.code ? { code: outcome.code } : {}),
+    };
+  }
+  const now = o.now();
+  const created = p.grantable ? grantsFromAnswer(outcome, p.request.items, o.grants, now, by) : [];
+  s.grants.push(...created);
+  await persistSession(s, o.dir, warn);
+  if (outcome.persist && created.length > 0) {
+    if (o.overlayFile === undefined) {
+      warn(
+        'an approval asked to persist its grant, but no overlayFile is configured; kept for this session only',
+        {
+          sessionId: s.sessionId,
+        },
+      );
+    } else {
+      await persistRules(created.map((g) => ruleFor(g, s.sessionId)));
+    }
+  }
+  if (o.suggestAfter !== undefined) {
+    for (const suggestion of countApprovals(s, p.request.items, o.suggestAfter)) {
+      api.emit('approvals:suggestion', suggestion);
+      o.strategy.notify?.(suggestion.message);
+    }
+  }
+  return {
+    approved: true,
+    by,
+    reason: outcome.reason ?? 'approved',
+    grant: {
+      scope: p.grantable ? (outcome.grant ?? 'once') : 'once',
+      persist: outcome.persist === true,
+      grants: created.map((g) => ({ ...g })),
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { createInterface, type Interface } from 'node:readline';
+import { Observable } from 'rxjs';
+import type { ApprovalAnswer, ApprovalStrategy } from '../types.js';
+import { invalidOption } from './checkAnswer.js';
+import { printable, renderRequest } from './renderRequest.js';
+
+type TtyInput = NodeJS.ReadableStream & { isTTY?: boolean };
+type TtyOutput = NodeJS.WritableStream & { isTTY?: boolean };
+
+export interface TtyOptions {
+  /** Where answers are read (default `process.stdin`); must be a terminal. */
+  input?: TtyInput;
+  /** Where the question is shown (default `process.stdout`); must be a terminal. */
+  output?: TtyOutput;
+  /** Environment consulted for `CI` (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export const TTY_QUESTION = 'Allow this operation? [Y/n/a/q] ';
+
+function inCi(env: Readonly<Record<string, string | undefined>>): boolean {
+  const ci = env.CI;
+  return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
+}
+
+/** Seed 002's keys. An empty line is asked again: an accidental Enter must not approve anything. */
+export function parseTtyAnswer(line: string): ApprovalAnswer | undefined {
+  switch (line.trim().toLowerCase()) {
+    case 'y':
+    case 'yes':
+      return {
+        approved: true,
+        grant: 'directory',
+        by: 'tty',
+        reason: 'approved at the terminal (directory)',
+      };
+    case 'a':
+    case 'all':
+      return { approved: true, grant: 'subtree', by: 'tty', reason: 'approved at the terminal (subtree)' };
+    case 'n':
+    case 'no':
+      return { approved: false, by: 'tty', reason: 'denied by the user at the terminal' };
+    case 'q':
+    case 'quit':
+      return { approved: false, cancelSession: true, by: 'tty', reason: 'session cancelled at the terminal' };
+    default:
+      return undefined;
+  }
+}
+
+function nextLine(rl: Interface): Promise<string | null> {
+  return new Promise((resolve) => {
+    const onClose = () => resolve(null);
+    rl.once('close', onClose);
+    rl.question(TTY_QUESTION, (line) => {
+      rl.off('close', onClose);
+      resolve(line);
+    });
+  });
+}
+
+/**
+ * Asks on the terminal, `[Y/n/a/q]` as seed 002: `Y` allows this call and its directory for the session,
+ * `n` denies, `a` allows the directory and its subtree, `q` cancels the session. Without a terminal on both
+ * stdin and stdout, or under `CI`, every request is denied. Questions are asked one at a time.
+ *
+ * @example
+ * ```ts
+ * import { approvals, tty } from '@toolgate/approvals';
+ * const plugin = approvals({ strategy: tty(), timeoutMs: 60_000 });
+ * ```
+ */
+export function tty(options: TtyOptions = {}): ApprovalStrategy {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const env = options.env ?? process.env;
+  if (typeof input?.on !== 'function') throw invalidOption('tty', 'input', input, 'a readable stream');
+  if (typeof output?.write !== 'function') throw invalidOption('tty', 'output', output, 'a writable stream');
+  const interactive = () => input.isTTY === true && output.isTTY === true && !inCi(env);
+  // One terminal, one question at a time: concurrent calls wait their turn.
+  let turn: Promise<void> = Promise.resolve();
+
+  return {
+    name: 'tty',
+    notify(message) {
+      if (interactive()) output.write(`${printable(message)}\n`);
+    },
+    ask: (request) =>
+      new Observable<ApprovalAnswer>((subscriber) => {
+        if (!interactive()) {
+          subscriber.next({
+            approved: false,
+            by: 'tty',
+            reason: 'approval required, but there is no interactive terminal to ask (no TTY, or CI)',
+          });
+          subscriber.complete();
+          return undefined;
+        }
+        let withdrawn = false;
+        let rl: Interface | undefined;
+        const run = async () => {
+          if (withdrawn) return;
+          output.write(renderRequest(request));
+          rl = createInterface({ input, output, terminal: true });
+          let answer: ApprovalAnswer | undefined;
+          while (answer === undefined) {
+            const line = await nextLine(rl);
+            if (withdrawn) return;
+            if (line === null) {
+              answer = { approved: false, by: 'tty', reason: 'the terminal closed before an answer' };
+              break;
+            }
+            answer = parseTtyAnswer(line);
+            if (answer === undefined) output.write('Please answer y, n, a or q.\n');
+          }
+          rl.close();
+          rl = undefined;
+          subscriber.next(answer);
+          subscriber.complete();
+        };
+        const mine = turn.then(run).catch((error: unknown) => subscriber.error(error));
+        turn = mine;
+        return () => {
+          withdrawn = true;
+          if (rl) {
+            output.write('\n(question withdrawn: timed out or answered elsewhere)\n');
+            rl.close();
+            rl = undefined;
+          }
+        };
+      }),
+  };
+}
