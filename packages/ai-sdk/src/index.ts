@@ -1,0 +1,2 @@
+export type { ContextSource, GuardToolsOptions } from './guardTools.js';
+export { guardTools } from './guardTools.js';
