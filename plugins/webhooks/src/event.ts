@@ -44,6 +44,7 @@ function base(
   kind: NotificationKind,
   severity: Severity,
   ctx: CallContext,
+  agent: string,
   tool: string,
   finding: Finding | undefined,
   access: Access | undefined,
@@ -60,7 +61,7 @@ function base(
   return {
     event: kind,
     severity,
-    agent: ctx.agentId,
+    agent,
     user: typeof user === 'string' ? cap(user) : null,
     tool: cap(tool),
     // Seed 001 names the operation after the tool; ours says what the access did (read/write) when known.
@@ -81,6 +82,8 @@ export function violationEvent(violation: Violation, userOf: UserOf = defaultUse
     'security.violation',
     decisionSeverity(decision),
     ctx,
+    // From the frozen decision: events are built a moment after the decision, and ctx belongs to the host.
+    decision.agentId,
     decision.tool,
     finding,
     access,
@@ -103,6 +106,7 @@ export function promptEvent(
     'approval.requested',
     severity,
     request.ctx,
+    request.ctx.agentId,
     tool,
     first,
     first?.access ?? request.accesses[0],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { GuardPlugin, PluginApi } from '@toolgate/core';
+import type { GuardPlugin, PluginApi, PromptRequest, Violation } from '@toolgate/core';
 import { SEVERITY_ORDER, Stage } from '@toolgate/core';
 import type { Transporter } from 'nodemailer';
 import type { Agent } from 'undici';
@@ -146,6 +146,40 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
     return queued;
   }
 
+  // What the taps hand over: raw violations and prompt requests, turned into events one event-loop turn later.
+  // Severity, the event object and the outbox entry (a few microseconds together) are thus never part of a
+  // decision; an array push is. The inbox is bounded: when it is full the tap does the work inline instead.
+  type Raw = { violation: Violation } | { request: PromptRequest; at: number };
+  let inbox: Raw[] = [];
+  let inboxScheduled = false;
+
+  function processInbox(): void {
+    inboxScheduled = false;
+    if (inbox.length === 0) return;
+    const batch = inbox;
+    inbox = [];
+    for (const raw of batch) {
+      try {
+        notify(
+          'violation' in raw
+            ? violationEvent(raw.violation, config.userOf)
+            : promptEvent(raw.request, config.userOf, raw.at),
+        );
+      } catch (error) {
+        emit('webhooks:error', { error });
+      }
+    }
+  }
+
+  function accept(raw: Raw): void {
+    if (inbox.length >= config.maxPending) processInbox();
+    inbox.push(raw);
+    if (!inboxScheduled) {
+      inboxScheduled = true;
+      setImmediate(processInbox);
+    }
+  }
+
   return {
     name: 'webhooks',
     events,
@@ -155,33 +189,35 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
     apply(hooks, api) {
       apis.push(api);
       if (targets.length === 0) return;
-      // Synchronous and I/O-free: the guard awaits observers before returning a decision.
+      // The guard awaits observers before it returns a decision, so this tap only records the violation.
       hooks.onViolation.tap({ stage: Stage.NOTIFY }, (violation) => {
-        notify(violationEvent(violation, config.userOf));
+        accept({ violation });
       });
       if (config.notifyPrompts) {
         hooks.onPrompt.tap({ stage: Stage.APPROVAL - 1 }, (request) => {
-          try {
-            notify(promptEvent(request, config.userOf));
-          } catch (error) {
-            // A notification problem must never become a PLUGIN_ERROR deny of the prompt.
-            emit('webhooks:error', { error });
-          }
+          accept({ request, at: Date.now() });
           return undefined;
         });
       }
     },
     notify,
-    flush: (timeoutMs = 10_000) =>
-      closed ? Promise.resolve(outbox.size === 0) : dispatcher.flush(timeoutMs),
+    flush: (timeoutMs = 10_000) => {
+      processInbox();
+      return closed ? Promise.resolve(outbox.size === 0) : dispatcher.flush(timeoutMs);
+    },
     async close() {
       if (closed) return;
+      // Whatever the taps recorded is queued (and so persisted by outbox.close) before the sender stops.
+      processInbox();
       closed = true;
       await dispatcher.close();
       await outbox.close();
       for (const t of transports) t.close();
       await agent?.close().catch(() => undefined);
     },
-    stats: () => dispatcher.stats(),
+    stats: () => {
+      processInbox();
+      return dispatcher.stats();
+    },
   };
 }

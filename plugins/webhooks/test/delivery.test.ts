@@ -259,6 +259,28 @@ describe('delivery of violations', () => {
     expect(bodies(receiver).map((b) => b.event)).toEqual(['approval.requested', 'security.violation']);
   });
 
+  it('builds the event after the decision has returned: the tap only records the violation', async () => {
+    let inCheck = false;
+    const calls: boolean[] = [];
+    const { receiver, plugin, tmp } = await setup([], {
+      userOf: () => {
+        calls.push(inCheck);
+        return 'late-user';
+      },
+    });
+    const guard = createGuard({ plugins: [workspacePolicy(), plugin] });
+    inCheck = true;
+    const decision = await guard.check(
+      { tool: 'file_write', args: { path: '/etc/hosts' } },
+      context(tmp.dir),
+    );
+    inCheck = false;
+    expect(decision.action).toBe('deny');
+    expect(await plugin.flush(5_000)).toBe(true);
+    expect(calls).toEqual([false]);
+    expect(bodies(receiver)[0]).toMatchObject({ user: 'late-user', decisionId: decision.id });
+  });
+
   it('writes nothing pending once drained (the outbox is compacted)', async () => {
     const { plugin, guard, ctx } = await setup();
     for (let i = 0; i < 5; i++) await guard.check({ tool: 'file_write', args: { path: `/etc/f${i}` } }, ctx);
