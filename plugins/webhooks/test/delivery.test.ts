@@ -281,6 +281,56 @@ describe('delivery of violations', () => {
     expect(bodies(receiver)[0]).toMatchObject({ user: 'late-user', decisionId: decision.id });
   });
 
+  it('sends configured headers, and dead-letters a throwing custom template without a request', async () => {
+    const tmp = tempDir();
+    const receiver = await startReceiver();
+    const plugin = webhooks({
+      targets: [
+        { url: receiver.url, name: 'with-auth', headers: { Authorization: 'Bearer t0ken' } },
+        {
+          url: receiver.url,
+          name: 'broken',
+          format: 'custom',
+          template: () => {
+            throw new Error('template bug');
+          },
+        },
+      ],
+      outboxDir: tmp.dir,
+      retry: FAST,
+      env: {},
+    });
+    cleanups.push(
+      tmp.cleanup,
+      () => receiver.close(),
+      () => plugin.close(),
+    );
+    const { sampleEvent } = await import('../src/index.js');
+    expect(plugin.notify(sampleEvent())).toBe(2);
+    expect(await plugin.flush(5_000)).toBe(true);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers.authorization).toBe('Bearer t0ken');
+    const letters = await readDeadLetters(plugin.deadLetterFile);
+    expect(letters).toEqual([
+      expect.objectContaining({
+        target: 'broken',
+        reason: 'rejected',
+        detail: 'template failed: template bug',
+      }),
+    ]);
+  });
+
+  it('treats a redirect as final (a webhook is not redirected to wherever the receiver says)', async () => {
+    const { receiver, plugin } = await setup([
+      { status: 302, headers: { location: 'http://evil.example/' } },
+    ]);
+    const { sampleEvent } = await import('../src/index.js');
+    plugin.notify(sampleEvent());
+    expect(await plugin.flush(5_000)).toBe(true);
+    expect(receiver.received).toHaveLength(1);
+    expect(plugin.stats()).toMatchObject({ deadLettered: 1, retried: 0 });
+  });
+
   it('writes nothing pending once drained (the outbox is compacted)', async () => {
     const { plugin, guard, ctx } = await setup();
     for (let i = 0; i < 5; i++) await guard.check({ tool: 'file_write', args: { path: `/etc/f${i}` } }, ctx);
