@@ -51,6 +51,8 @@ export interface Gateway {
   readonly closed: Promise<void>;
   /** The context calls are judged in (known after `initialize` when `ctxFor` is used). */
   readonly ctx: CallContext | undefined;
+  /** Who ended the session: the client, the upstream server (exit or crash), or `close()`. */
+  readonly closedBy: 'client' | 'upstream' | 'local' | undefined;
 }
 
 const OPTION_KEYS = new Set([
@@ -143,6 +145,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let unbind: (() => void) | undefined;
   let isClosed = false;
   let closing: Promise<void> | undefined;
+  let closedBy: Gateway['closedBy'];
   // Client requests relayed upstream and not answered yet (id → method): answered with an error if the
   // server goes away, so no client waits forever.
   const relayed = new Map<RequestId, string>();
@@ -331,9 +334,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     toClient(message);
   };
 
-  const close = (): Promise<void> => {
+  const close = (by: NonNullable<Gateway['closedBy']> = 'local'): Promise<void> => {
     // Assigned before any transport is closed: closing one side calls back into close() synchronously.
     if (closing) return closing;
+    closedBy = by;
     isClosed = true;
     closing = closed;
     unbind?.();
@@ -352,15 +356,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (client)
       for (const id of relayed.keys()) client.send(errorResponse(id, UPSTREAM_CLOSED, message)).catch(report);
     relayed.clear();
-    void close();
+    void close('upstream');
   };
 
   return {
     get ctx() {
       return ctx;
     },
+    get closedBy() {
+      return closedBy;
+    },
     closed,
-    close,
+    close: () => close('local'),
     async connect(clientTransport: Transport) {
       if (client || isClosed)
         throw new ToolgateError(
@@ -393,7 +400,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       client.onmessage = fromClient;
       client.onerror = report;
-      client.onclose = () => void close();
+      client.onclose = () => void close('client');
       await client.start();
     },
   };

@@ -1,3 +1,5 @@
+export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+export type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 export type { ClientIdentity } from './clientIdentity.js';
 export type { Gateway, GatewayOptions } from './createGateway.js';
 export { createGateway } from './createGateway.js';
@@ -5,4 +7,6 @@ export type { DeniedToolResult } from './denyResult.js';
 export { denyResult } from './denyResult.js';
 export type { Elicit, ElicitationApprover, ElicitationApproverOptions } from './elicitationApprover.js';
 export { elicitationApprover } from './elicitationApprover.js';
+export type { StdioStreams } from './serveStdio.js';
+export { serveStdio } from './serveStdio.js';
 export type { HttpUpstream, StdioUpstream, UpstreamOptions } from './upstream.js';

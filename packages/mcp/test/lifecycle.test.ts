@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createGuard, ToolgateError } from '@toolgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGateway } from '../src/index.js';
+import { createGateway, serveStdio } from '../src/index.js';
 import { type Connected, connectThroughGateway } from './support/connect.js';
 import { fsPolicy } from './support/fsPolicy.js';
 import { type TempWorkspace, tempWorkspace } from './support/workspace.js';
@@ -54,6 +54,7 @@ describe('gateway lifecycle', () => {
     expect(alive(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
     await c.gateway.closed;
+    expect(c.gateway.closedBy).toBe('upstream');
     expect(c.errors.map((e) => e.message).join('\n')).toMatch(/upstream MCP server closed the connection/);
     await expect(c.client.callTool({ name: 'list_allowed_directories', arguments: {} })).rejects.toThrow();
   });
@@ -81,6 +82,27 @@ describe('gateway lifecycle', () => {
     const pid = upstream.pid!;
     await c.client.close();
     await c.gateway.closed;
+    expect(await waitFor(() => !alive(pid))).toBe(true);
+  });
+
+  it('serveStdio: the client closing stdin ends the session and terminates the child', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const upstream = childUpstream();
+    const served = serveStdio(
+      {
+        guard: createGuard({ plugins: [fsPolicy({ write: [t.ws] })] }),
+        ctx: t.ctx,
+        upstream,
+        onError: () => {},
+      },
+      { stdin, stdout },
+    );
+    await waitFor(() => upstream.pid !== null);
+    const pid = upstream.pid!;
+    stdin.end();
+    const gateway = await served;
+    expect(gateway.closedBy).toBe('client');
     expect(await waitFor(() => !alive(pid))).toBe(true);
   });
 
