@@ -1,0 +1,140 @@
+import { type Finding, type GuardPlugin, type PluginApi, Stage } from '@toolgate/core';
+import { pino } from 'pino';
+import { DurableFile, type TrailCounters } from './durableFile.js';
+import { type AuditLogOptions, compileOptions } from './options.js';
+import { buildRecord, type RecordLevel, type RecordSettings } from './record.js';
+import { createRedactor } from './redact.js';
+
+/** The plugin, plus its counters and controls for hosts and tests. */
+export interface AuditLogPlugin extends GuardPlugin {
+  /** The absolute path of the trail file. */
+  readonly file: string;
+  /** Records written, failed writes, buffered and dropped records, rotations. */
+  readonly counters: Readonly<TrailCounters>;
+  /** Writes buffered records now (async mode, or after a disk failure); false if some remain. */
+  flush(): boolean;
+  /** Flushes and closes the file; later records are ignored. */
+  close(): void;
+}
+
+/** What `guard.events` receives as `audit-error` when the trail cannot be written. */
+export interface AuditErrorEvent {
+  plugin: 'audit-log';
+  file: string;
+  what: 'write' | 'open' | 'rotate' | 'dropped';
+  error: unknown;
+  counters: Readonly<TrailCounters>;
+}
+
+/**
+ * Records every violation (and with `level: 'all'` every decision) as one JSON line via pino, written
+ * before `check()` resolves (durability `sync`), rotated by exact size, chained by SHA-256.
+ *
+ * @example
+ * ```ts
+ * import { createGuard } from '@toolgate/core';
+ * import { auditLog } from '@toolgate/audit-log';
+ * const audit = auditLog({ file: '/var/log/toolgate/violations.log', policyHash: policy.hash });
+ * const guard = createGuard({ plugins: [folderRules(policy), audit] });
+ * guard.events.on('audit-error', (e) => console.error('audit trail failing', e.what, e.error));
+ * ```
+ */
+export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
+  const opts = compileOptions(options);
+  let api: PluginApi | undefined;
+  const pending: AuditErrorEvent[] = [];
+  const report = (error: unknown, what: AuditErrorEvent['what']) => {
+    const event: AuditErrorEvent = {
+      plugin: 'audit-log',
+      file: opts.file,
+      what,
+      error,
+      counters: trail.counters,
+    };
+    if (api) api.emit('audit-error', event);
+    else if (pending.length < 16) pending.push(event);
+  };
+  const trail = new DurableFile({
+    file: opts.file,
+    maxSize: opts.maxSize,
+    keep: opts.keep,
+    durability: opts.durability,
+    chain: opts.chain,
+    maxBuffered: opts.maxBuffered,
+    retryMs: opts.retryMs,
+    onError: (error, what) => report(error, what),
+  });
+  const ship = opts.ship;
+  // pino serialises; the durable file is its destination, so every line goes through one synchronous write.
+  const destination = {
+    write(line: string) {
+      trail.append(line.endsWith('\n') ? line.slice(0, -1) : line);
+      for (const stream of ship) {
+        try {
+          stream.write(line);
+        } catch {
+          /* shipping is best effort; the local trail is the record */
+        }
+      }
+    },
+  };
+  const logger = pino<'SECURITY_VIOLATION' | 'DECISION', true>(
+    {
+      base: undefined,
+      timestamp: false,
+      customLevels: { DECISION: 30, SECURITY_VIOLATION: 50 },
+      useOnlyCustomLevels: true,
+      level: 'DECISION',
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  const redact = createRedactor(opts.redact);
+  const settings: RecordSettings = {
+    format: opts.format,
+    rules: opts.severityRules,
+    redact: opts.includeArgs ? redact : () => undefined,
+    policyHash: () => {
+      try {
+        return opts.policyHash();
+      } catch {
+        return undefined;
+      }
+    },
+    maxPaths: opts.maxPaths,
+  };
+  const write = (level: RecordLevel, record: Record<string, unknown>) => {
+    // `level` is pino's; the record carries every other field.
+    const { level: _level, ...fields } = record;
+    if (level === 'SECURITY_VIOLATION') logger.SECURITY_VIOLATION(fields);
+    else logger.DECISION(fields);
+  };
+
+  return {
+    name: 'audit-log',
+    file: opts.file,
+    counters: trail.counters,
+    flush: () => trail.flush(),
+    close: () => trail.close(),
+    apply(hooks, pluginApi) {
+      api = pluginApi;
+      for (const event of pending.splice(0)) pluginApi.emit('audit-error', event);
+      // Synchronous taps: core awaits observers before check() resolves, so the record is on disk by then.
+      hooks.onViolation.tap({ stage: Stage.AUDIT }, (violation) => {
+        const { decision, call, ctx, finding } = violation;
+        write(
+          'SECURITY_VIOLATION',
+          buildRecord('SECURITY_VIOLATION', decision, call, ctx, finding, settings),
+        );
+      });
+      hooks.onDecision.tap({ stage: Stage.AUDIT }, (decision, call, ctx) => {
+        if (decision.action === 'deny') return; // onViolation records it
+        // Wild mode bypasses every check: its approvals are always on record, whatever the level.
+        const wild = decision.approval?.by === 'wild-mode';
+        if (opts.level !== 'all' && !wild) return;
+        const finding: Finding | undefined = decision.reasons[0];
+        write('DECISION', buildRecord('DECISION', decision, call, ctx, finding, settings));
+      });
+    },
+  };
+}

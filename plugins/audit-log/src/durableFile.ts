@@ -1,0 +1,236 @@
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { chainLine, GENESIS, splitChained } from './chain.js';
+import { lastLine } from './lastLine.js';
+import { shiftFiles } from './trailFiles.js';
+
+/**
+ * `sync`: each record is written (write(2) has returned) before the tap returns — it survives SIGKILL,
+ * `process.exit` and a crash of the host. `fsync`: additionally flushed to the device (survives power loss).
+ * `async`: queued and written on the next turn of the event loop (and at `exit`); lost on SIGKILL.
+ */
+export type Durability = 'sync' | 'fsync' | 'async';
+
+export interface TrailCounters {
+  /** Records on disk. */
+  written: number;
+  /** Failed writes, opens or rotations (EACCES, ENOSPC, EROFS…). */
+  failures: number;
+  /** Records waiting in memory for the disk to come back. */
+  buffered: number;
+  /** Records lost because the buffer was full. */
+  dropped: number;
+  rotations: number;
+}
+
+export interface DurableFileOptions {
+  file: string;
+  maxSize: number;
+  keep: number;
+  durability: Durability;
+  chain: boolean;
+  maxBuffered: number;
+  retryMs: number;
+  onError(error: unknown, what: 'write' | 'open' | 'rotate' | 'dropped'): void;
+}
+
+const open = new Set<DurableFile>();
+let exitHook = false;
+// A process that exits normally (process.exit, end of script) still gets queued records written.
+function flushAllAtExit(): void {
+  for (const file of open) file.flush();
+}
+
+/**
+ * An append-only JSONL file with exact size rotation, an optional hash chain, and a memory buffer that
+ * holds records while the disk fails and retries them off the decision path.
+ */
+export class DurableFile {
+  readonly counters: TrailCounters = { written: 0, failures: 0, buffered: 0, dropped: 0, rotations: 0 };
+  private fd: number | undefined;
+  private size = 0;
+  private prev = GENESIS;
+  private readonly queue: string[] = [];
+  private failing = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelay: number;
+  private flushScheduled = false;
+  private closed = false;
+
+  constructor(private readonly options: DurableFileOptions) {
+    this.retryDelay = options.retryMs;
+    open.add(this);
+    if (!exitHook) {
+      exitHook = true;
+      process.on('exit', flushAllAtExit);
+    }
+    try {
+      this.openFile();
+    } catch (error) {
+      this.fail(error, 'open');
+    }
+  }
+
+  /** Appends one record: `content` is a serialised JSON object without a newline. Never throws. */
+  append(content: string): void {
+    if (this.closed) return;
+    if (this.failing || this.options.durability === 'async') {
+      this.enqueue(content);
+      if (!this.failing) this.scheduleFlush();
+      return;
+    }
+    try {
+      this.persist(content);
+    } catch (error) {
+      this.enqueue(content);
+      this.fail(error, 'write');
+    }
+  }
+
+  /** Writes every queued record now; false when some remain because the disk still fails. */
+  flush(): boolean {
+    if (this.closed) return true;
+    if (this.fd === undefined) {
+      try {
+        this.openFile();
+      } catch (error) {
+        this.fail(error, 'open');
+        return false;
+      }
+    }
+    while (this.queue.length > 0) {
+      try {
+        this.persist(this.queue[0]!);
+      } catch (error) {
+        this.fail(error, 'write');
+        return false;
+      }
+      this.queue.shift();
+      this.counters.buffered = this.queue.length;
+    }
+    this.failing = false;
+    this.retryDelay = this.options.retryMs;
+    return true;
+  }
+
+  close(): void {
+    this.flush();
+    this.closed = true;
+    this.counters.dropped += this.queue.length;
+    this.queue.length = 0;
+    this.counters.buffered = 0;
+    open.delete(this);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.closeFd();
+  }
+
+  private openFile(): void {
+    const { file } = this.options;
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const tail = lastLine(file);
+    let last = tail.line;
+    if (last === undefined && tail.size === 0) last = lastLine(`${file}.1`).line;
+    this.prev = (last !== undefined && splitChained(last)?.hash) || this.prev;
+    const fd = openSync(file, 'a', 0o600);
+    try {
+      this.size = fstatSync(fd).size;
+      // A torn last line (another writer crashed mid-write) is terminated so the next record stays whole.
+      if (this.size > 0 && !tail.endsWithNewline) this.size += writeSync(fd, '\n');
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    this.fd = fd;
+  }
+
+  private persist(content: string): void {
+    if (this.fd === undefined) this.openFile();
+    const { line, hash } = this.options.chain
+      ? chainLine(content, this.prev)
+      : { line: content, hash: this.prev };
+    const bytes = Buffer.from(`${line}\n`);
+    // Rotate before a record that would cross the cap: the cap is exact even under a burst.
+    if (this.size > 0 && this.size + bytes.length > this.options.maxSize) this.rotate();
+    const fd = this.fd!;
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+      if (this.options.durability === 'fsync') fsyncSync(fd);
+    } catch (error) {
+      // Never leave half a record behind: cut the file back to the last whole line.
+      if (done > 0) {
+        try {
+          ftruncateSync(fd, this.size);
+        } catch {
+          /* the next open terminates the torn line instead */
+        }
+      }
+      throw error;
+    }
+    this.size += bytes.length;
+    this.prev = hash;
+    this.counters.written++;
+  }
+
+  private rotate(): void {
+    this.closeFd();
+    try {
+      shiftFiles(this.options.file, this.options.keep);
+    } catch (error) {
+      this.options.onError(error, 'rotate');
+      this.counters.failures++;
+    }
+    this.openFile();
+    this.counters.rotations++;
+  }
+
+  private enqueue(content: string): void {
+    if (this.queue.length >= this.options.maxBuffered) {
+      // Keep the oldest records: they are the evidence of what started an incident.
+      this.counters.dropped++;
+      this.options.onError(new Error(`audit buffer full (${this.options.maxBuffered} records)`), 'dropped');
+      return;
+    }
+    this.queue.push(content);
+    this.counters.buffered = this.queue.length;
+  }
+
+  private fail(error: unknown, what: 'write' | 'open'): void {
+    this.counters.failures++;
+    this.failing = true;
+    this.closeFd();
+    this.options.onError(error, what);
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(delay * 2, 30_000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.closed) return;
+      if (!this.flush() && !this.retryTimer) this.scheduleRetry();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      if (!this.failing) this.flush();
+    }).unref();
+  }
+
+  private closeFd(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already unusable */
+    }
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,10 @@
+export type { AuditErrorEvent, AuditLogPlugin } from './auditLog.js';
+export { auditLog } from './auditLog.js';
+export type { ChainedLine } from './chain.js';
+export { GENESIS } from './chain.js';
+export type { Durability, TrailCounters } from './durableFile.js';
+export type { AuditLogOptions } from './options.js';
+export { defaultTrailFile } from './options.js';
+export type { AuditRecord, RecordFormat, RecordLevel, RecordPath } from './record.js';
+export type { RedactOptions } from './redact.js';
+export { trailFiles } from './trailFiles.js';

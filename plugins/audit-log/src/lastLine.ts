@@ -1,0 +1,36 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+// Records are small (redaction bounds every string), so the last MiB always holds the last complete line.
+const TAIL = 1 << 20;
+
+export interface FileTail {
+  /** The last complete (newline-terminated) line, if any. */
+  line: string | undefined;
+  /** False when the file ends with a torn line (a crash mid-write by some other writer). */
+  endsWithNewline: boolean;
+  size: number;
+}
+
+/** Reads only the end of a trail file: reopening a large trail costs one small read, at startup or recovery. */
+export function lastLine(file: string): FileTail {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return { line: undefined, endsWithNewline: true, size: 0 };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return { line: undefined, endsWithNewline: true, size };
+    const len = Math.min(size, TAIL);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    const text = buf.toString('utf8');
+    const lines = text.split('\n');
+    lines.pop(); // '' after the final newline, or the torn tail
+    if (len < size) lines.shift(); // may start mid-line
+    return { line: lines.at(-1) || undefined, endsWithNewline: text.endsWith('\n'), size };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+
+/** How tool-call arguments are made safe to keep in an audit trail. */
+export interface RedactOptions {
+  /** Extra argument names (any depth, case- and punctuation-insensitive) whose values are never written. */
+  keys?: readonly string[];
+  /** Longer strings are cut to this many characters plus a hash of the whole (default 256). */
+  maxString?: number;
+  /** Deeper values are replaced by a marker (default 6). */
+  maxDepth?: number;
+  /** Longer arrays keep their first items and a count (default 32). */
+  maxItems?: number;
+}
+
+// Names whose values are file contents or secrets (issue 5): matched after lower-casing and dropping `_`/`-`.
+const EXACT = new Set([
+  'content',
+  'contents',
+  'data',
+  'text',
+  'body',
+  'env',
+  'environment',
+  'stdin',
+  'input',
+  'newstring',
+  'oldstring',
+  'newstr',
+  'oldstr',
+  'patch',
+  'diff',
+  'buffer',
+  'payload',
+]);
+// Any name containing one of these is a secret (`githubToken`, `DB_PASSWORD`, `x-api-key`).
+const CONTAINS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'apikey',
+  'privatekey',
+  'accesskey',
+  'authorization',
+  'cookie',
+  'credential',
+  'session',
+];
+// Secrets written inline in a string (a shell command, a URL): the value after the marker is replaced.
+const INLINE = [
+  /(\bbearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi,
+  /(\b[A-Za-z0-9_]*(?:password|passwd|secret|token|api_?key|apikey)[A-Za-z0-9_]*\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s&'"]+)/gi,
+  /(\/\/[^/\s:@]+:)[^@\s/]+(?=@)/g,
+];
+
+export function shortHash(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+}
+
+export type Redactor = (value: unknown) => unknown;
+
+/** Compiles the redaction once; the returned function copies, never mutates, the value it is given. */
+export function createRedactor(options: RedactOptions = {}): Redactor {
+  const exact = new Set(EXACT);
+  for (const key of options.keys ?? []) exact.add(normalise(key));
+  const maxString = options.maxString ?? 256;
+  const maxDepth = options.maxDepth ?? 6;
+  const maxItems = options.maxItems ?? 32;
+  const sensitive = (key: string) => {
+    const k = normalise(key);
+    return exact.has(k) || CONTAINS.some((c) => k.includes(c));
+  };
+  const str = (s: string): string => {
+    let out = s;
+    for (const re of INLINE) {
+      re.lastIndex = 0;
+      if (re.test(out)) {
+        re.lastIndex = 0;
+        out = out.replace(re, '$1[REDACTED]');
+      }
+    }
+    if (out.length <= maxString) return out;
+    return `${out.slice(0, maxString)}…[truncated ${s.length} chars sha256=${shortHash(s)}]`;
+  };
+  const walk = (value: unknown, depth: number, seen: Set<object>): unknown => {
+    if (typeof value === 'string') return str(value);
+    if (value === null || typeof value !== 'object') {
+      return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol'
+        ? String(value)
+        : value;
+    }
+    if (seen.has(value)) return '[Circular]';
+    if (depth >= maxDepth) return '[Depth]';
+    seen.add(value);
+    try {
+      if (Array.isArray(value)) {
+        const items = value.slice(0, maxItems).map((v) => walk(v, depth + 1, seen));
+        if (value.length > maxItems) items.push(`…[${value.length - maxItems} more items]`);
+        return items;
+      }
+      const out: Record<string, unknown> = {};
+      for (const [key, v] of Object.entries(value)) {
+        out[key] = sensitive(key) ? redacted(v) : walk(v, depth + 1, seen);
+      }
+      return out;
+    } finally {
+      seen.delete(value);
+    }
+  };
+  return (value) => walk(value, 0, new Set());
+}
+
+function normalise(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** A secret is never written, not even truncated: its type, size and a short hash prove what it was. */
+function redacted(value: unknown): string {
+  if (value === undefined || value === null) return `[REDACTED ${String(value)}]`;
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  const kind = Array.isArray(value) ? 'array' : typeof value;
+  return `[REDACTED ${kind} len=${text.length} sha256=${shortHash(text)}]`;
+}
