@@ -1,0 +1,96 @@
+import type { DescribeContext, ToolDescriptor } from '@toolgate/core';
+import type { LearnedTools } from './classify.js';
+import { classify, specFromDescriptor } from './classify.js';
+import { evaluatorFor } from './evaluator.js';
+import type { CompiledPolicy } from './types.js';
+
+/** Marks the block so applying the enhancement twice replaces it instead of stacking a second copy. */
+export const BLOCK_START = '\n\n<!-- toolgate:folder-rules -->';
+export const BLOCK_END = '<!-- /toolgate:folder-rules -->';
+
+function stripBlock(description: string): string {
+  const start = description.indexOf(BLOCK_START);
+  if (start === -1) return description;
+  const end = description.indexOf(BLOCK_END, start);
+  return end === -1
+    ? description.slice(0, start)
+    : description.slice(0, start) + description.slice(end + BLOCK_END.length);
+}
+
+function roots(policy: CompiledPolicy, dctx: DescribeContext) {
+  const ctx = {
+    cwd: dctx.cwd ?? dctx.workspace ?? '/',
+    workspace: dctx.workspace ?? '<workspace>',
+    home: dctx.home ?? '~',
+    env: dctx.env ?? {},
+  };
+  // Without a context the patterns keep their placeholders: better a literal `<workspace>` than a guess.
+  const literal = ctx.workspace === '<workspace>' || ctx.home === '~';
+  if (literal) {
+    const strip = (p: string) => (p.endsWith('/**') ? p.slice(0, -3) : p);
+    const pick = (ok: (a: string) => boolean) => [
+      ...new Set(
+        policy.rules
+          .filter((r) => !r.block && ok(r.access) && r.vector !== 'shell')
+          .map((r) => strip(r.pattern)),
+      ),
+    ];
+    return { read: pick((a) => a === 'read' || a === 'write'), write: pick((a) => a === 'write') };
+  }
+  const ev = evaluatorFor(policy, ctx);
+  return { read: ev.allowedRoots('read', 'file'), write: ev.allowedRoots('write', 'file') };
+}
+
+/** Nothing at all is writable: no write rule, and the default denies writes. */
+export function nothingWritable(policy: CompiledPolicy): boolean {
+  const d = policy.defaults?.file ?? policy.default;
+  return (
+    d.write === 'deny' && !policy.rules.some((r) => !r.block && r.access === 'write' && r.vector !== 'shell')
+  );
+}
+
+/**
+ * Folder Guard's description enhancement and write-tool hiding. Idempotent: a description that already
+ * carries the block gets it replaced, never doubled (the bug the seed's own project hit).
+ */
+export function describeTools(
+  tools: ToolDescriptor[],
+  dctx: DescribeContext,
+  policy: CompiledPolicy,
+  learned: LearnedTools,
+): ToolDescriptor[] {
+  if (policy.disabled) return tools;
+  const allowed = roots(policy, dctx);
+  const hide = policy.hideWriteTools && nothingWritable(policy);
+  const out: ToolDescriptor[] = [];
+  for (const tool of tools) {
+    if (!tool || typeof tool.name !== 'string') {
+      out.push(tool);
+      continue;
+    }
+    const fromSchema = specFromDescriptor(tool);
+    if (fromSchema && !learned.has(tool.name)) learned.set(tool.name, fromSchema);
+    const c = classify({ tool: tool.name, args: {} }, policy.tools, learned);
+    if (c.kind === 'unknown' || (c.kind === 'known' && c.spec.op === 'none')) {
+      out.push(tool);
+      continue;
+    }
+    const writes = c.kind === 'shell' || (c.kind === 'known' && c.spec.op !== 'read');
+    if (hide && writes && c.kind !== 'shell') continue;
+    const list = writes ? allowed.write : allowed.read;
+    const lines = ['📁 **DIRECTORY ACCESS RESTRICTIONS:**', ''];
+    if (list.length === 0)
+      lines.push(
+        writes ? '⚠️ **IMPORTANT:** No directory is writable.' : '⚠️ **IMPORTANT:** No directory is readable.',
+      );
+    else
+      lines.push(
+        `⚠️ **IMPORTANT:** You can ONLY ${writes ? 'write to' : 'read from'} these directories:`,
+        ...list,
+      );
+    lines.push('', 'Use ONLY these directories when calling this tool.');
+    const description = `${stripBlock(tool.description ?? '')}${BLOCK_START}\n${lines.join('\n')}\n${BLOCK_END}`;
+    out.push({ ...tool, description });
+  }
+  return out;
+}

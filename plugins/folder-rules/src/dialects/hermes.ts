@@ -1,0 +1,73 @@
+import { configError } from '../configError.js';
+import type { PolicyDraft } from '../draft.js';
+import { expandVars } from '../expandVars.js';
+import { isRecord } from '../parseConfig.js';
+import type { DefaultSpec, PolicyRule, RuleAccess, Vector } from '../types.js';
+import { type LoadContext, rootPattern, stringList } from './fields.js';
+
+const OPEN: DefaultSpec = { read: 'allow', write: 'allow' };
+const CLOSED: DefaultSpec = { read: 'deny', write: 'deny' };
+
+/**
+ * Hermes `tools.*` (seed 003): `tools.terminal.allowed_paths/denied_paths` judge what shell commands touch,
+ * `tools.file.allowed_read_paths/allowed_write_paths` what file and MCP tools touch; an unset list is no
+ * restriction. `allow_metacharacters` is carried to the shell plugin. `${VAR}` expand at load, `~` per call.
+ */
+export function loadHermes(data: unknown, file: string, ctx: LoadContext): PolicyDraft {
+  const tools = isRecord(data) ? data.tools : undefined;
+  if (tools !== undefined && !isRecord(tools)) throw configError(file, 'tools', tools, 'expected a mapping');
+  const terminal = tools?.terminal ?? {};
+  const fileTool = tools?.file ?? {};
+  if (!isRecord(terminal)) throw configError(file, 'tools.terminal', terminal, 'expected a mapping');
+  if (!isRecord(fileTool)) throw configError(file, 'tools.file', fileTool, 'expected a mapping');
+  const rules: PolicyRule[] = [];
+  const add = (list: string[] | undefined, field: string, access: RuleAccess, vector: Vector) =>
+    list?.forEach((p, i) => {
+      rules.push({
+        pattern: rootPattern(p, ctx.env, file, `${field}[${i}]`),
+        access,
+        vector,
+        source: `hermes:${file}#${field}[${i}]`,
+      });
+    });
+  const allowed = stringList(terminal.allowed_paths, file, 'tools.terminal.allowed_paths');
+  const denied = stringList(terminal.denied_paths, file, 'tools.terminal.denied_paths');
+  const reads = stringList(fileTool.allowed_read_paths, file, 'tools.file.allowed_read_paths');
+  const writes = stringList(fileTool.allowed_write_paths, file, 'tools.file.allowed_write_paths');
+  add(denied, 'tools.terminal.denied_paths', 'deny', 'shell');
+  add(allowed, 'tools.terminal.allowed_paths', 'write', 'shell');
+  // With no write list, writes are unrestricted: the read list then only narrows reads.
+  add(reads, 'tools.file.allowed_read_paths', writes ? 'read' : 'write', 'file');
+  add(writes, 'tools.file.allowed_write_paths', 'write', 'file');
+  for (const [k, tool] of [
+    ['terminal', terminal],
+    ['file', fileTool],
+  ] as const)
+    if (tool.enabled !== undefined && typeof tool.enabled !== 'boolean')
+      throw configError(file, `tools.${k}.enabled`, tool.enabled, 'expected a boolean');
+  const meta = terminal.allow_metacharacters ?? false;
+  if (typeof meta !== 'boolean')
+    throw configError(file, 'tools.terminal.allow_metacharacters', meta, 'expected a boolean');
+  const shellDefault = terminal.enabled === false || allowed ? CLOSED : OPEN;
+  const fileDefault: DefaultSpec =
+    fileTool.enabled === false
+      ? CLOSED
+      : { read: reads || writes ? 'deny' : 'allow', write: writes ? 'deny' : 'allow' };
+  const expand = (list: string[] | undefined, field: string) =>
+    list?.map((p, i) => expandVars(p, ctx.env, file, `${field}[${i}]`));
+  const allowedPaths = expand(allowed, 'tools.terminal.allowed_paths');
+  const deniedPaths = expand(denied, 'tools.terminal.denied_paths');
+  return {
+    dialect: 'hermes',
+    source: file,
+    mode: 'tiered',
+    rules,
+    default: fileDefault,
+    defaults: { shell: shellDefault, file: fileDefault },
+    shell: {
+      metacharacters: meta ? 'analyse' : 'deny',
+      ...(allowedPaths ? { allowedPaths } : {}),
+      ...(deniedPaths ? { deniedPaths } : {}),
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/** A Wunderland folder rule as users write it. */
+export interface WunderlandRule {
+  pattern: string;
+  read: boolean;
+  write: boolean;
+  description?: string;
+}
+
+export interface FolderPermissionConfig {
+  defaultPolicy: 'allow' | 'deny';
+  inheritFromTier: boolean;
+  rules: WunderlandRule[];
+}
+
+export type Tier = 'dangerous' | 'permissive' | 'balanced' | 'strict' | 'paranoid';
+
+/** The five tier presets exactly as seed 001 lists them. */
+export const TIER_PRESETS: Readonly<Record<Tier, FolderPermissionConfig>> = {
+  dangerous: { defaultPolicy: 'allow', inheritFromTier: false, rules: [] },
+  permissive: {
+    defaultPolicy: 'allow',
+    inheritFromTier: true,
+    rules: [
+      { pattern: '!/etc/**', read: false, write: false, description: 'Block system config' },
+      { pattern: '!/root/**', read: false, write: false, description: 'Block root home' },
+    ],
+  },
+  balanced: {
+    defaultPolicy: 'deny',
+    inheritFromTier: true,
+    rules: [
+      { pattern: '~/workspace/**', read: true, write: true, description: 'Agent workspace' },
+      { pattern: '/tmp/**', read: true, write: true, description: 'Temp files' },
+      { pattern: '/var/log/**', read: true, write: false, description: 'Read-only logs' },
+    ],
+  },
+  strict: {
+    defaultPolicy: 'deny',
+    inheritFromTier: true,
+    rules: [
+      { pattern: '~/workspace/**', read: true, write: true },
+      { pattern: '/tmp/agents/**', read: true, write: true },
+    ],
+  },
+  paranoid: {
+    defaultPolicy: 'deny',
+    inheritFromTier: true,
+    rules: [{ pattern: '~/workspace/**', read: true, write: true, description: 'Agent workspace only' }],
+  },
+};

@@ -1,0 +1,276 @@
+import type { Access, Op } from '@toolgate/core';
+import type { Minimatch } from 'minimatch';
+import { LEVEL, outcomeOf, tighter } from './levels.js';
+import { type CompiledPattern, compilePattern, type PatternContext } from './patterns.js';
+import type { CompiledPolicy, DefaultSpec, Evaluation, PolicyRule, TraceEntry, Vector } from './types.js';
+
+interface BoundRule {
+  index: number;
+  rule: PolicyRule;
+  level: number;
+  compiled: CompiledPattern;
+}
+
+export interface EvaluateOptions {
+  /** Record every rule considered (explain); off on the decision path. */
+  trace?: boolean;
+}
+
+/** A policy bound to one context: patterns expanded, globs compiled and indexed by static prefix. */
+export interface Evaluator {
+  readonly policy: CompiledPolicy;
+  /** Expanded patterns per rule index (explain, describeTools). */
+  readonly expanded: readonly (readonly string[])[];
+  evaluate(access: Access, options?: EvaluateOptions): Evaluation;
+  /** Roots whose rules would allow `op` for accesses of `vector` (the envelope's `allowed_paths`). */
+  allowedRoots(op: Op, vector: Vector): string[];
+}
+
+export function vectorOf(access: Access): Vector {
+  return access.origin.startsWith('shell:') ? 'shell' : 'file';
+}
+
+function anyMatch(matchers: readonly Minimatch[], path: string, partial = false): boolean {
+  for (const m of matchers) if (m.match(path, partial)) return true;
+  return false;
+}
+
+/** `path` and each of its ancestors, deepest first, ending with `/`. */
+function ancestors(path: string): string[] {
+  const out: string[] = [path];
+  let i = path.lastIndexOf('/');
+  while (i > 0) {
+    out.push(path.slice(0, i));
+    i = path.lastIndexOf('/', i - 1);
+  }
+  if (path !== '/') out.push('/');
+  return out;
+}
+
+class PrefixIndex {
+  private readonly exact = new Map<string, BoundRule[]>();
+  private readonly folded = new Map<string, BoundRule[]>();
+  private readonly stamp: Uint32Array;
+  private generation = 0;
+
+  constructor(rules: readonly BoundRule[]) {
+    this.stamp = new Uint32Array(rules.length);
+    for (const r of rules) {
+      const map = r.compiled.nocase ? this.folded : this.exact;
+      for (const prefix of new Set(r.compiled.prefixes)) {
+        let list = map.get(prefix);
+        if (!list) {
+          list = [];
+          map.set(prefix, list);
+        }
+        list.push(r);
+      }
+    }
+  }
+
+  /** Rules whose static prefix is the path or one of its ancestors: the only ones that can match it. */
+  candidates(path: string): BoundRule[] {
+    this.generation = (this.generation + 1) >>> 0 || 1;
+    const out: BoundRule[] = [];
+    const collect = (map: Map<string, BoundRule[]>, p: string) => {
+      for (const key of ancestors(p)) {
+        const list = map.get(key);
+        if (!list) continue;
+        for (const r of list) {
+          if (this.stamp[r.index] === this.generation) continue;
+          this.stamp[r.index] = this.generation;
+          out.push(r);
+        }
+      }
+    };
+    if (this.exact.size > 0) collect(this.exact, path);
+    if (this.folded.size > 0) collect(this.folded, path.toLowerCase());
+    if (out.length > 1) out.sort((a, b) => a.index - b.index);
+    return out;
+  }
+}
+
+function specificity(r: BoundRule): number {
+  return (r.compiled.prefixes[0]?.length ?? 0) * 1000 + r.rule.pattern.length;
+}
+
+/** Binds a policy to a context: expands and compiles every pattern once. */
+export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Evaluator {
+  const bound: BoundRule[] = policy.rules.map((rule, index) => ({
+    index,
+    rule,
+    level: rule.block ? 0 : LEVEL[rule.access],
+    compiled: compilePattern(rule, ctx),
+  }));
+  const index = new PrefixIndex(bound);
+  const tiered = policy.mode === 'tiered';
+  const defaultFor = (vector: Vector): DefaultSpec => policy.defaults?.[vector] ?? policy.default;
+  const applies = (r: BoundRule, vector: Vector) => r.rule.vector === undefined || r.rule.vector === vector;
+
+  const pathEval = (
+    access: Access,
+    real: string,
+    vector: Vector,
+    trace: TraceEntry[] | undefined,
+  ): Evaluation => {
+    const op = access.op;
+    const matched: PolicyRule[] = [];
+    let best: BoundRule | undefined;
+    let restrictive: BoundRule | undefined;
+    const consider = (r: BoundRule, how: 'path' | 'lexical') => {
+      matched.push(r.rule);
+      trace?.push({ rule: r.rule, matched: true, how });
+      // Blocks, and deny/prompt rules matched only by the path as written, apply wherever they stand.
+      if (r.rule.block || how === 'lexical') {
+        if (!restrictive || r.level < restrictive.level) restrictive = r;
+        return;
+      }
+      if (!best) best = r;
+      else if (
+        tiered &&
+        (r.level < best.level || (r.level === best.level && specificity(r) > specificity(best)))
+      )
+        best = r;
+    };
+    for (const r of index.candidates(real)) {
+      if (!applies(r, vector)) continue;
+      if (anyMatch(r.compiled.matchers, real) || anyMatch(r.compiled.bases, real)) consider(r, 'path');
+      else trace?.push({ rule: r.rule, matched: false });
+    }
+    // A path written through a link into a denied name (`notes -> ~/.ssh`) is judged by its real target,
+    // but a deny rule that matches the path as written also applies: fail closed on both spellings.
+    if (access.path !== real) {
+      for (const r of index.candidates(access.path)) {
+        if (!applies(r, vector) || r.level > 1 || matched.includes(r.rule)) continue;
+        if (anyMatch(r.compiled.matchers, access.path) || anyMatch(r.compiled.bases, access.path))
+          consider(r, 'lexical');
+      }
+    }
+    let decider = best;
+    // In first-match a block (or a deny matched by the path as written) beats any ordinary rule wherever it
+    // stands; in tiered the most restrictive tier wins.
+    if (restrictive && (!tiered || !decider || restrictive.level <= decider.level)) decider = restrictive;
+    if (!decider) {
+      const decision = defaultFor(vector)[op];
+      return {
+        decision,
+        matched,
+        trace: trace ?? [],
+        why: `no rule matches; the default for ${op} is ${decision}`,
+      };
+    }
+    const decision = outcomeOf(decider.rule.block ? 'deny' : decider.rule.access, op);
+    return {
+      decision,
+      rule: decider.rule,
+      matched,
+      trace: trace ?? [],
+      why: `${decider.rule.block ? 'block' : decider.rule.access} rule ${decider.rule.pattern} ${tiered ? 'is the most restrictive match' : 'is the first match'}: ${op} ${decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : 'needs approval'}`,
+    };
+  };
+
+  const subtreeEval = (
+    access: Access,
+    real: string,
+    vector: Vector,
+    trace: TraceEntry[] | undefined,
+  ): Evaluation => {
+    // The root itself first, then every rule that could match something beneath it.
+    const own = pathEval(access, real, vector, trace);
+    let decision = own.decision;
+    let rule = own.rule;
+    const matched = [...own.matched];
+    const op = access.op;
+    let covered = false;
+    const rootAncestors = ancestors(real);
+    for (const r of bound) {
+      if (!applies(r, vector) || matched.includes(r.rule)) continue;
+      // minimatch's partial match: could `real` be a prefix of some path this pattern matches?
+      const beneath =
+        anyMatch(r.compiled.matchers, real, true) || anyMatch(r.compiled.matchers, `${real}/x`, true);
+      if (!beneath) continue;
+      trace?.push({ rule: r.rule, matched: true, how: 'beneath' });
+      matched.push(r.rule);
+      const o = outcomeOf(r.rule.block ? 'deny' : r.rule.access, op);
+      if (tighter(o, decision) !== decision) {
+        decision = o;
+        rule = r.rule;
+      }
+    }
+    // Anything beneath the root no rule matches gets the default, unless an allow rule covers it all.
+    if (own.rule && !own.rule.block) {
+      const r = bound.find((b) => b.rule === own.rule);
+      if (r && rootAncestors.some((a) => anyMatch(r.compiled.bases, a))) covered = true;
+    }
+    if (!covered) {
+      const d = defaultFor(vector)[op];
+      if (tighter(d, decision) !== decision) {
+        decision = d;
+        rule = undefined;
+      }
+    }
+    return {
+      decision,
+      ...(rule ? { rule } : {}),
+      matched,
+      trace: trace ?? [],
+      why: `subtree access: the most restrictive of every rule that could match beneath ${real}${covered ? '' : ' and the default'} is ${decision}`,
+    };
+  };
+
+  return {
+    policy,
+    expanded: bound.map((b) => b.compiled.patterns),
+    evaluate(access, options) {
+      const trace = options?.trace ? [] : undefined;
+      const vector = vectorOf(access);
+      const real = access.realPath;
+      if (real === null || !access.certain) {
+        return {
+          decision: 'deny',
+          matched: [],
+          trace: trace ?? [],
+          why: 'the path cannot be determined with certainty',
+        };
+      }
+      return access.scope === 'subtree'
+        ? subtreeEval(access, real, vector, trace)
+        : pathEval(access, real, vector, trace);
+    },
+    allowedRoots(op, vector) {
+      const roots = new Set<string>();
+      for (const r of bound) {
+        if (r.rule.block || !applies(r, vector) || outcomeOf(r.rule.access, op) !== 'allow') continue;
+        const p = r.compiled.patterns[0];
+        if (p !== undefined) roots.add(p.endsWith('/**') ? p.slice(0, -3) || '/' : p);
+      }
+      return [...roots];
+    },
+  };
+}
+
+const cache = new WeakMap<CompiledPolicy, Map<string, Evaluator>>();
+const MAX_BOUND = 64;
+
+/**
+ * The evaluator of `policy` for a context, compiled on first use for that (workspace, home, env) and kept:
+ * compile once, never on the decision path again. Only pattern roots are resolved here; accesses are
+ * resolved per call by core.
+ */
+export function evaluatorFor(policy: CompiledPolicy, ctx: PatternContext): Evaluator {
+  let byCtx = cache.get(policy);
+  if (!byCtx) {
+    byCtx = new Map();
+    cache.set(policy, byCtx);
+  }
+  const vars = (policy.extras.vars as readonly string[] | undefined) ?? [];
+  let key = `${ctx.workspace}\0${ctx.home}`;
+  for (const v of vars) key += `\0${ctx.env[v] ?? '\u0001'}`;
+  let ev = byCtx.get(key);
+  if (!ev) {
+    if (byCtx.size >= MAX_BOUND) byCtx.clear();
+    ev = createEvaluator(policy, ctx);
+    byCtx.set(key, ev);
+  }
+  return ev;
+}

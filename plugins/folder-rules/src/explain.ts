@@ -1,0 +1,169 @@
+import {
+  type Access,
+  type CallContext,
+  createGuard,
+  type Decision,
+  type Guard,
+  type SymlinkHop,
+  type ToolCall,
+} from '@toolgate/core';
+import { evaluatorFor } from './evaluator.js';
+import { folderRules } from './folderRules.js';
+import type { CompiledPolicy, Outcome, RuleAccess } from './types.js';
+
+export interface ExplainedRule {
+  pattern: string;
+  expanded: readonly string[];
+  access: RuleAccess | 'block';
+  source: string;
+  description?: string;
+  matched: boolean;
+  how?: 'path' | 'lexical' | 'beneath';
+}
+
+export interface ExplainedAccess {
+  op: Access['op'];
+  scope: Access['scope'];
+  origin: string;
+  raw: string;
+  /** Absolute and lexically normalised. */
+  path: string;
+  /** Where the operation lands, symlinks followed (`null`: uncertain). */
+  realPath: string | null;
+  hops: readonly SymlinkHop[];
+  certain: boolean;
+  reason?: string;
+  decision: Outcome;
+  why: string;
+  decidedBy?: { pattern: string; access: string; source: string };
+  rules: ExplainedRule[];
+}
+
+export interface ExplainResult {
+  decision: Decision['action'];
+  call: ToolCall;
+  reasons: Decision['reasons'];
+  policy: {
+    dialect: string;
+    hash: string;
+    mode: string;
+    sources: readonly string[];
+    default: CompiledPolicy['default'];
+  };
+  accesses: ExplainedAccess[];
+  decisionRecord: Decision;
+}
+
+/** A guard and the policy it judges with (what `buildGuard` returns), or a bare policy. */
+export type ExplainTarget = CompiledPolicy | { guard: Guard; policy: CompiledPolicy };
+
+/**
+ * The full trace of one call: the decision, every access and how it was resolved, every rule considered
+ * (with its expansion and the file and field it came from), which matched, and why the decision is what it is.
+ *
+ * @example
+ * ```ts
+ * import { explain, formatExplain, loadPolicy } from '@toolgate/folder-rules';
+ * const policy = loadPolicy({ dialect: 'hermes', file: 'config.yaml' });
+ * console.log(formatExplain(await explain(policy, { tool: 'read_file', args: { path: '~/.ssh/id_rsa' } }, ctx)));
+ * ```
+ */
+export async function explain(
+  target: ExplainTarget,
+  call: ToolCall,
+  ctx: CallContext,
+): Promise<ExplainResult> {
+  const { guard, policy } =
+    'guard' in target
+      ? target
+      : { guard: createGuard({ plugins: [folderRules({ policy: target })] }), policy: target };
+  const decision = await guard.check(call, ctx, { resolvePrompts: false });
+  const ev = evaluatorFor(policy, ctx);
+  const accesses = decision.accesses.map((access): ExplainedAccess => {
+    const result = ev.evaluate(access, { trace: true });
+    const seen = new Map<string, ExplainedRule>();
+    for (const entry of result.trace) {
+      const index = policy.rules.indexOf(entry.rule);
+      const key = `${index}`;
+      const prev = seen.get(key);
+      if (prev?.matched) continue;
+      seen.set(key, {
+        pattern: entry.rule.block ? `!${entry.rule.pattern}` : entry.rule.pattern,
+        expanded: ev.expanded[index] ?? [],
+        access: entry.rule.block ? 'block' : entry.rule.access,
+        source: entry.rule.source,
+        ...(entry.rule.description !== undefined ? { description: entry.rule.description } : {}),
+        matched: entry.matched,
+        ...(entry.how ? { how: entry.how } : {}),
+      });
+    }
+    return {
+      op: access.op,
+      scope: access.scope,
+      origin: access.origin,
+      raw: access.raw,
+      path: access.path,
+      realPath: access.realPath,
+      hops: access.hops ?? [],
+      certain: access.certain,
+      ...(access.reason !== undefined ? { reason: access.reason } : {}),
+      decision: result.decision,
+      why: result.why,
+      ...(result.rule
+        ? {
+            decidedBy: {
+              pattern: result.rule.pattern,
+              access: result.rule.block ? 'block' : result.rule.access,
+              source: result.rule.source,
+            },
+          }
+        : {}),
+      rules: [...seen.values()],
+    };
+  });
+  return {
+    decision: decision.action,
+    call,
+    reasons: decision.reasons,
+    policy: {
+      dialect: policy.dialect,
+      hash: policy.hash,
+      mode: policy.mode,
+      sources: policy.sources,
+      default: policy.default,
+    },
+    accesses,
+    decisionRecord: decision,
+  };
+}
+
+/** The human-readable trace `toolgate explain` prints. */
+export function formatExplain(r: ExplainResult): string {
+  const lines: string[] = [];
+  lines.push(`decision: ${r.decision.toUpperCase()}  (${r.call.tool})`);
+  for (const reason of r.reasons)
+    lines.push(`  ${reason.action} ${reason.code} [${reason.plugin ?? '?'}]: ${reason.reason}`);
+  lines.push(
+    `policy: ${r.policy.dialect} ${r.policy.mode}, default read=${r.policy.default.read} write=${r.policy.default.write}, sha256 ${r.policy.hash.slice(0, 16)}…`,
+  );
+  for (const s of r.policy.sources) lines.push(`  from ${s}`);
+  if (r.accesses.length === 0) lines.push('accesses: none (the call touches no path)');
+  r.accesses.forEach((a, i) => {
+    lines.push(
+      `access ${i + 1}: ${a.op} ${a.scope === 'subtree' ? '(subtree) ' : ''}${JSON.stringify(a.raw)}  via ${a.origin}`,
+    );
+    lines.push(`  lexical: ${a.path}`);
+    lines.push(`  real:    ${a.realPath ?? `(uncertain: ${a.reason ?? 'unknown'})`}`);
+    for (const h of a.hops) lines.push(`  symlink: ${h.link} -> ${h.target}`);
+    for (const rule of a.rules) {
+      const mark = rule.matched ? (rule.how === 'beneath' ? '~' : '✓') : '·';
+      const exp =
+        rule.expanded.length > 0 && rule.expanded[0] !== rule.pattern
+          ? ` = ${rule.expanded.join(' | ')}`
+          : '';
+      lines.push(`  ${mark} ${rule.access.padEnd(6)} ${rule.pattern}${exp}   (${rule.source})`);
+    }
+    lines.push(`  => ${a.decision}: ${a.why}`);
+  });
+  return lines.join('\n');
+}

@@ -1,0 +1,31 @@
+import { defaultSpec, type PolicyDraft } from './draft.js';
+import { varsIn } from './expandVars.js';
+import { stableHash } from './hash.js';
+import type { CompiledPolicy } from './types.js';
+
+/** Fills the model's defaults into a (layered) draft, and hashes the result. */
+export function finalize(draft: PolicyDraft, sources: readonly string[]): CompiledPolicy {
+  const rules = draft.rules ?? [];
+  const vars = [...new Set(rules.flatMap((r) => varsIn(r.pattern)))];
+  const body = {
+    dialect: draft.dialect,
+    mode: draft.mode ?? 'tiered',
+    rules: rules.map((r) => ({ ...r })),
+    default: draft.default ?? defaultSpec('deny'),
+    ...(draft.defaults ? { defaults: draft.defaults } : {}),
+    ...(draft.shell ? { shell: draft.shell } : {}),
+    unknownTools: draft.unknownTools ?? 'deny',
+    tools: draft.tools ?? {},
+    rejectTraversal: draft.rejectTraversal ?? false,
+    relativeTo: draft.relativeTo ?? 'cwd',
+    disabled: draft.disabled ?? false,
+    hideWriteTools: draft.hideWriteTools ?? false,
+    tests: draft.tests ?? [],
+    extras: { ...(draft.extras ?? {}), vars },
+  };
+  // The hash covers what decides, not where it was read from: the same policy moved to another file
+  // hashes the same, and the audit log can tell two policies apart.
+  const { tests: _tests, ...decisive } = body;
+  const hash = stableHash({ ...decisive, rules: body.rules.map(({ source: _s, ...r }) => r) });
+  return Object.freeze({ ...body, hash, sources: Object.freeze([...sources]) });
+}

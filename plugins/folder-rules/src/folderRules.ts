@@ -1,0 +1,236 @@
+import {
+  type Access,
+  type CallState,
+  describeValue,
+  type Finding,
+  type GuardPlugin,
+  Stage,
+  ToolgateError,
+} from '@toolgate/core';
+import { classify, type LearnedTools } from './classify.js';
+import { describeTools } from './describe.js';
+import { defaultSpec } from './draft.js';
+import { evaluatorFor, vectorOf } from './evaluator.js';
+import { extractAccesses } from './extract.js';
+import { finalize } from './finalize.js';
+import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
+import { type DialectName, loadPolicy } from './loadPolicy.js';
+import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
+
+/** A rule written inline in code (the native model). `!pattern` is a block. */
+export interface InlineRule {
+  pattern: string;
+  access: RuleAccess;
+  description?: string;
+}
+
+export interface FolderRulesOptions {
+  /** A policy from `loadPolicy`. */
+  policy?: CompiledPolicy;
+  /** Load a dialect file (or its `source` text) at construction. */
+  dialect?: DialectName;
+  file?: string;
+  source?: string;
+  agent?: string;
+  overlays?: string[];
+  /** Inline native rules (when neither `policy` nor `dialect` is given). */
+  rules?: InlineRule[];
+  mode?: CombiningMode;
+  default?: 'allow' | 'deny' | 'prompt' | 'read' | 'write';
+  /** Extends the built-in tool table: `{name: {op, pathArgs}}`. */
+  tools?: Record<string, ToolSpec>;
+  /** What path-bearing calls of unclassified tools get (default: the policy's, which defaults to deny). */
+  unknownTools?: Outcome;
+}
+
+const OPTION_KEYS = new Set([
+  'policy',
+  'dialect',
+  'file',
+  'source',
+  'agent',
+  'overlays',
+  'rules',
+  'mode',
+  'default',
+  'tools',
+  'unknownTools',
+]);
+const OPS = new Set(['read', 'write', 'copy', 'move', 'shell', 'none']);
+
+function invalid(field: string, value: unknown, expected: string): ToolgateError {
+  return new ToolgateError(
+    'TOOLGATE_ERR_INVALID_OPTIONS',
+    `folderRules: option ${field}: ${expected}, got ${describeValue(value)}`,
+  );
+}
+
+function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
+  if (options === null || typeof options !== 'object')
+    throw invalid('(options)', options, 'expected an object');
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.has(key))
+      throw invalid(key, (options as Record<string, unknown>)[key], 'unknown option');
+  let policy: CompiledPolicy;
+  if (options.policy !== undefined) {
+    if (
+      typeof options.policy !== 'object' ||
+      options.policy === null ||
+      typeof options.policy.hash !== 'string'
+    )
+      throw invalid('policy', options.policy, 'expected a CompiledPolicy from loadPolicy()');
+    policy = options.policy;
+  } else if (options.dialect !== undefined) {
+    policy = loadPolicy({
+      dialect: options.dialect,
+      ...(options.file !== undefined ? { file: options.file } : {}),
+      ...(options.source !== undefined ? { source: options.source } : {}),
+      ...(options.agent !== undefined ? { agent: options.agent } : {}),
+      ...(options.overlays !== undefined ? { overlays: options.overlays } : {}),
+    });
+  } else if (options.rules !== undefined) {
+    if (!Array.isArray(options.rules))
+      throw invalid('rules', options.rules, 'expected a list of {pattern, access}');
+    const rules = options.rules.map((r, i): PolicyRule => {
+      if (!r || typeof r.pattern !== 'string' || r.pattern === '')
+        throw invalid(`rules[${i}].pattern`, r?.pattern, 'expected a glob');
+      if (!['deny', 'prompt', 'read', 'write'].includes(r.access))
+        throw invalid(`rules[${i}].access`, r.access, 'expected deny, prompt, read or write');
+      const block = r.pattern.startsWith('!');
+      return {
+        pattern: block ? r.pattern.slice(1) : r.pattern,
+        access: block ? 'deny' : r.access,
+        source: `inline#rules[${i}]`,
+        ...(block ? { block } : {}),
+        ...(r.description !== undefined ? { description: r.description } : {}),
+      };
+    });
+    if (options.mode !== undefined && options.mode !== 'tiered' && options.mode !== 'first-match')
+      throw invalid('mode', options.mode, 'expected "tiered" or "first-match"');
+    if (
+      options.default !== undefined &&
+      !['allow', 'deny', 'prompt', 'read', 'write'].includes(options.default)
+    )
+      throw invalid('default', options.default, 'expected allow, deny, prompt, read or write');
+    policy = finalize(
+      {
+        dialect: 'toolgate',
+        source: 'inline',
+        rules,
+        mode: options.mode ?? 'tiered',
+        default: defaultSpec(options.default ?? 'deny'),
+      },
+      ['inline'],
+    );
+  } else {
+    throw invalid('policy', undefined, 'give one of policy, dialect + file/source, or rules');
+  }
+  if (options.tools !== undefined) {
+    if (typeof options.tools !== 'object' || options.tools === null)
+      throw invalid('tools', options.tools, 'expected {name: {op, pathArgs}}');
+    for (const [name, spec] of Object.entries(options.tools)) {
+      if (!spec || !OPS.has(spec.op))
+        throw invalid(`tools.${name}.op`, spec?.op, 'expected read, write, copy, move, shell or none');
+      if (
+        spec.pathArgs !== undefined &&
+        (!Array.isArray(spec.pathArgs) || spec.pathArgs.some((a) => typeof a !== 'string'))
+      )
+        throw invalid(`tools.${name}.pathArgs`, spec.pathArgs, 'expected a list of argument names');
+    }
+  }
+  if (options.unknownTools !== undefined && !['allow', 'deny', 'prompt'].includes(options.unknownTools))
+    throw invalid('unknownTools', options.unknownTools, 'expected "allow", "deny" or "prompt"');
+  if (options.tools === undefined && options.unknownTools === undefined) return policy;
+  return Object.freeze({
+    ...policy,
+    tools: { ...policy.tools, ...(options.tools ?? {}) },
+    unknownTools: options.unknownTools ?? policy.unknownTools,
+  });
+}
+
+/**
+ * The path policy plugin: classifies tool calls, extracts every path argument, and judges every access
+ * (its own and the shell plugin's) against a compiled policy in any dialect.
+ *
+ * @example
+ * ```ts
+ * import { createGuard } from '@toolgate/core';
+ * import { folderRules } from '@toolgate/folder-rules';
+ * const guard = createGuard({
+ *   plugins: [folderRules({ rules: [{ pattern: '<workspace>/**', access: 'write' }, { pattern: '~/.ssh/**', access: 'deny' }] })],
+ * });
+ * const d = await guard.check({ tool: 'read_file', args: { path: '~/.ssh/id_rsa' } }, ctx); // deny
+ * ```
+ */
+export function folderRules(options: FolderRulesOptions): GuardPlugin & { readonly policy: CompiledPolicy } {
+  const policy = resolveOptions(options);
+  const learned: LearnedTools = new Map();
+  return {
+    name: PLUGIN_NAME,
+    policy,
+    apply(hooks) {
+      hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
+        const c = classify(call, policy.tools, learned);
+        if (c.kind === 'shell') return accesses;
+        const mine = extractAccesses(call.tool, call.args, c.spec, policy, state);
+        return mine.length === 0 ? accesses : [...accesses, ...mine];
+      });
+      hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (call, state): Finding | undefined => {
+        const c = classify(call, policy.tools, learned);
+        if (c.kind === 'shell' && !state.claimed('shell') && !policy.disabled) {
+          return {
+            action: 'deny',
+            code: 'UNKNOWN_TOOL',
+            reason: 'shell command not analysed: install @toolgate/shell',
+            hint: 'Use a file tool instead, or ask the user.',
+          };
+        }
+        if (c.kind === 'unknown' && policy.unknownTools !== 'allow') {
+          const access = state.accesses.find((a) => a.origin.startsWith(`${PLUGIN_NAME}:`));
+          if (access) {
+            const finding: Finding = {
+              action: policy.unknownTools,
+              code: 'UNKNOWN_TOOL',
+              reason: `tool ${JSON.stringify(call.tool)} is not classified and has path arguments`,
+              access,
+              hint: 'Use a known file tool, or ask the user to classify this tool.',
+            };
+            if (policy.unknownTools === 'deny') return finding;
+            state.prompt(finding);
+          }
+        }
+        return judge(state.accesses, state);
+      });
+      hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) =>
+        describeTools(tools, dctx, policy, learned),
+      );
+    },
+  };
+
+  function judge(accesses: readonly Access[], state: CallState): Finding | undefined {
+    if (accesses.length === 0) return undefined;
+    for (const access of accesses) {
+      if (policy.rejectTraversal && hasTraversal(access.raw)) {
+        return {
+          action: 'deny',
+          code: 'PATH_TRAVERSAL',
+          reason: 'path contains a ".." component: directory traversal is rejected',
+          access,
+          hint: 'Write the path without "..".',
+        };
+      }
+    }
+    if (policy.disabled) return undefined;
+    const ev = evaluatorFor(policy, state.ctx);
+    for (const access of accesses) {
+      if (!access.certain) continue; // core has judged it already: never allowed
+      const result = ev.evaluate(access);
+      for (const rule of result.matched) state.match(matchedRule(rule));
+      if (result.decision === 'allow') continue;
+      const finding = findingFor(result, access, ev.allowedRoots(access.op, vectorOf(access)));
+      if (result.decision === 'deny') return finding;
+      state.prompt(finding);
+    }
+    return undefined;
+  }
+}

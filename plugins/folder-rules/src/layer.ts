@@ -1,0 +1,114 @@
+import type { Op } from '@toolgate/core';
+import { configError } from './configError.js';
+import type { PolicyDraft } from './draft.js';
+import { createEvaluator } from './evaluator.js';
+import { finalize } from './finalize.js';
+import { tighter } from './levels.js';
+import { staticPrefix } from './patterns.js';
+import type { CompiledPolicy, PolicyRule, Vector } from './types.js';
+
+const TIER_ORDER = ['deny_paths', 'prompt_paths', 'read_paths', 'write_paths'];
+
+/** Field by field: what the overlay sets replaces (a non-empty rule list replaces), the rest inherits. */
+export function layerDrafts(base: PolicyDraft, overlay: PolicyDraft): PolicyDraft {
+  const out: PolicyDraft = { ...base, source: overlay.source };
+  const baseTiers = base.extras?.tiers as Record<string, PolicyRule[]> | undefined;
+  const overTiers = overlay.extras?.tiers as Record<string, PolicyRule[]> | undefined;
+  if (baseTiers && overTiers) {
+    // OpenFang: each tier list is its own field.
+    const tiers = { ...baseTiers, ...overTiers };
+    out.rules = TIER_ORDER.flatMap((k) => tiers[k] ?? []);
+    out.extras = { ...base.extras, ...overlay.extras, tiers };
+  } else {
+    if (overlay.rules && overlay.rules.length > 0) out.rules = overlay.rules;
+    if (overlay.extras) out.extras = { ...base.extras, ...overlay.extras };
+  }
+  for (const key of [
+    'mode',
+    'default',
+    'defaults',
+    'shell',
+    'unknownTools',
+    'rejectTraversal',
+    'relativeTo',
+    'hideWriteTools',
+    'disabled',
+  ] as const) {
+    if (overlay[key] !== undefined) (out as unknown as Record<string, unknown>)[key] = overlay[key];
+  }
+  if (overlay.tools) out.tools = { ...base.tools, ...overlay.tools };
+  if (overlay.tests) out.tests = [...(base.tests ?? []), ...overlay.tests];
+  delete out.narrowOnly;
+  delete out.agents;
+  return out;
+}
+
+const PROBE_CTX = { cwd: '/tg-probe-ws', workspace: '/tg-probe-ws', home: '/tg-probe-home', env: {} };
+
+/** Paths worth probing: every rule's root, something beneath it, and a path no rule names. */
+function probes(policies: CompiledPolicy[]): string[] {
+  const ev = policies.map((p) => createEvaluator(p, PROBE_CTX));
+  const out = new Set<string>(['/tg-probe-unmatched/x']);
+  for (const e of ev) {
+    for (const patterns of e.expanded) {
+      for (const p of patterns) {
+        const root = staticPrefix(p);
+        out.add(root);
+        out.add(`${root}/x`);
+        out.add(p.replace(/\*\*?/g, 'x').replace(/[?[\]{}]/g, ''));
+      }
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Refuses an overlay marked narrowOnly when, for some path, operation and vector, the layered policy would
+ * decide more permissively than the base. Checked on probe paths drawn from both policies' rules.
+ */
+export function assertNarrows(base: CompiledPolicy, layered: CompiledPolicy, overlayFile: string): void {
+  const eb = createEvaluator(base, PROBE_CTX);
+  const el = createEvaluator(layered, PROBE_CTX);
+  for (const path of probes([base, layered])) {
+    for (const op of ['read', 'write'] as Op[]) {
+      for (const vector of ['file', 'shell'] as Vector[]) {
+        const access = {
+          op,
+          scope: 'path' as const,
+          raw: path,
+          path,
+          realPath: path,
+          origin: vector === 'shell' ? 'shell:probe' : 'folder-rules:probe',
+          certain: true,
+        };
+        const b = eb.evaluate(access);
+        const l = el.evaluate(access);
+        if (tighter(b.decision, l.decision) === b.decision && b.decision !== l.decision) {
+          const field = l.rule?.source?.split('#')[1] ?? 'default';
+          throw configError(
+            overlayFile,
+            field,
+            l.rule?.pattern ?? `${op}: ${l.decision}`,
+            `overlay is narrowOnly but widens ${op} of ${path.replace('/tg-probe-ws', '<workspace>').replace('/tg-probe-home', '~')} from ${b.decision} to ${l.decision}`,
+          );
+        }
+      }
+    }
+  }
+}
+
+export function finalizeLayered(
+  base: PolicyDraft,
+  overlays: PolicyDraft[],
+  sources: string[],
+): CompiledPolicy {
+  let current = base;
+  let compiled = finalize(current, sources.slice(0, 1));
+  overlays.forEach((overlay, i) => {
+    current = layerDrafts(current, overlay);
+    const next = finalize(current, sources.slice(0, i + 2));
+    if (overlay.narrowOnly) assertNarrows(compiled, next, overlay.source);
+    compiled = next;
+  });
+  return compiled;
+}

@@ -1,0 +1,169 @@
+import { type CallContext, createGuard, type GuardPlugin } from '@toolgate/core';
+import { folderRules } from './folderRules.js';
+import { compilePattern, expandPattern } from './patterns.js';
+import { subsumes } from './subsumes.js';
+import type { CompiledPolicy, PolicyRule } from './types.js';
+
+export interface LintFinding {
+  level: 'error' | 'warning';
+  code: string;
+  message: string;
+  source: string;
+}
+
+export interface LintResult {
+  /** No errors (warnings allowed). */
+  valid: boolean;
+  errors: LintFinding[];
+  warnings: LintFinding[];
+  tests: { passed: number; failed: number };
+}
+
+export interface LintOptions {
+  /** Context the policy's own tests run in (default: a scratch one under `/tmp`). */
+  ctx?: CallContext;
+  /** Plugins composed with folder-rules for the tests (the CLI adds the shell plugin). */
+  plugins?: readonly GuardPlugin[];
+}
+
+const PROBE = { cwd: '/tg-lint-ws', workspace: '/tg-lint-ws', home: '/tg-lint-home', env: {} };
+
+function label(r: PolicyRule): string {
+  return `${r.block ? '!' : ''}${r.pattern} (${r.block ? 'block' : r.access})`;
+}
+
+/**
+ * Checks a policy the way seed 001's `validateFolderConfig` meant to, properly: invalid globs, rules
+ * shadowed by an earlier rule (real subsumption, not string heuristics), deny rules that can never win,
+ * relative patterns, `!` rules whose flags say allow, patterns that can never match an absolute path,
+ * allow rules swallowed by deny rules, and the policy's own `tests`. Async because it runs the tests.
+ *
+ * @example
+ * ```ts
+ * import { lint, loadPolicy } from '@toolgate/folder-rules';
+ * const result = await lint(loadPolicy({ dialect: 'wunderland', file: 'agent.config.json' }));
+ * for (const e of result.errors) console.error(e.source, e.message);
+ * ```
+ */
+export async function lint(policy: CompiledPolicy, options: LintOptions = {}): Promise<LintResult> {
+  const errors: LintFinding[] = [];
+  const warnings: LintFinding[] = [];
+  const add = (level: LintFinding['level'], code: string, message: string, source: string) =>
+    (level === 'error' ? errors : warnings).push({ level, code, message, source });
+  const expanded: (string | undefined)[] = policy.rules.map((r) => {
+    try {
+      compilePattern(r, PROBE);
+      return expandPattern(r, PROBE);
+    } catch (error) {
+      add('error', 'invalid-glob', (error as Error).message, r.source);
+      return undefined;
+    }
+  });
+  policy.rules.forEach((r, i) => {
+    const p = r.pattern;
+    if (p.includes('\\') || /^[A-Za-z]:/.test(p))
+      add(
+        'error',
+        'never-matches',
+        `pattern ${p} uses Windows separators and can never match an absolute POSIX path`,
+        r.source,
+      );
+    else if (!/^(\/|~|<workspace>|\*\*|\$)/.test(p))
+      add(
+        'warning',
+        'relative-pattern',
+        `pattern ${p} is relative: it is anchored at the workspace`,
+        r.source,
+      );
+    if (/(^|\/)\.\.(\/|$)/.test(p))
+      add(
+        'error',
+        'never-matches',
+        `pattern ${p} contains ".." and can never match a normalised path`,
+        r.source,
+      );
+    if (r.description?.includes('flags say allow'))
+      add(
+        'warning',
+        'block-says-allow',
+        `"!" rule ${p} has read/write flags set to true: "!" makes it a block`,
+        r.source,
+      );
+    const ei = expanded[i];
+    if (ei === undefined) return;
+    for (let j = 0; j < i; j++) {
+      const e = policy.rules[j];
+      const ej = expanded[j];
+      if (!e || ej === undefined || (e.vector && r.vector && e.vector !== r.vector)) continue;
+      const restrictive = e.access === 'deny' || e.access === 'prompt' || e.block === true;
+      if (!subsumes(ej, ei, restrictive)) continue;
+      if (policy.mode === 'first-match' && !e.block && !r.block) {
+        const denyLost = r.access === 'deny' || r.access === 'prompt';
+        add(
+          denyLost ? 'error' : 'warning',
+          denyLost ? 'deny-never-wins' : 'shadowed',
+          `${label(r)} can never match: ${label(e)} earlier matches every path it does (first match wins)`,
+          r.source,
+        );
+      } else if (policy.mode === 'tiered' && e.access === r.access) {
+        add(
+          'warning',
+          'redundant',
+          `${label(r)} is redundant: ${label(e)} already covers it in the same tier`,
+          r.source,
+        );
+      }
+    }
+    // Allow rules inside a deny rule: in tiered the deny always wins, so the allow can never allow.
+    if (r.access === 'read' || r.access === 'write') {
+      policy.rules.forEach((d, k) => {
+        const ed = expanded[k];
+        if (k === i || ed === undefined || !(d.access === 'deny' || d.block)) return;
+        if (d.vector && r.vector && d.vector !== r.vector) return;
+        if (subsumes(ed, ei, true) && (policy.mode === 'tiered' || d.block || k < i))
+          add(
+            'warning',
+            'allow-inside-deny',
+            `${label(r)} lies entirely inside deny rule ${label(d)}: it never allows anything`,
+            r.source,
+          );
+      });
+    }
+  });
+  const tests = await runTests(policy, options, add);
+  return { valid: errors.length === 0, errors, warnings, tests };
+}
+
+async function runTests(
+  policy: CompiledPolicy,
+  options: LintOptions,
+  add: (level: LintFinding['level'], code: string, message: string, source: string) => void,
+): Promise<{ passed: number; failed: number }> {
+  if (policy.tests.length === 0) return { passed: 0, failed: 0 };
+  const ctx: CallContext = options.ctx ?? {
+    sessionId: 'lint',
+    agentId: 'lint',
+    cwd: '/tmp/toolgate-lint-workspace',
+    workspace: '/tmp/toolgate-lint-workspace',
+    home: '/tmp/toolgate-lint-home',
+    env: {},
+  };
+  const guard = createGuard({ plugins: [...(options.plugins ?? []), folderRules({ policy })] });
+  let passed = 0;
+  let failed = 0;
+  for (const t of policy.tests) {
+    const call = t.call ?? { tool: t.op === 'write' ? 'write_file' : 'read_file', args: { path: t.path } };
+    const d = await guard.check(call, ctx, { resolvePrompts: false });
+    if (d.action === t.expect) passed++;
+    else {
+      failed++;
+      add(
+        'error',
+        'test-failed',
+        `expected ${t.expect} for ${JSON.stringify(call)}, got ${d.action}${d.reasons[0] ? ` (${d.reasons[0].reason})` : ''}`,
+        t.source,
+      );
+    }
+  }
+  return { passed, failed };
+}

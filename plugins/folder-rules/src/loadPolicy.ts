@@ -1,0 +1,97 @@
+import { describeValue, ToolgateError } from '@toolgate/core';
+import type { LoadContext } from './dialects/fields.js';
+import { loadFolderGuard } from './dialects/folderguard.js';
+import { loadHermes } from './dialects/hermes.js';
+import { loadOpenFang, loadOpenFangOverlay } from './dialects/openfang.js';
+import { loadToolgate } from './dialects/toolgate.js';
+import { loadWolo } from './dialects/wolo.js';
+import { loadWunderland } from './dialects/wunderland.js';
+import type { PolicyDraft } from './draft.js';
+import { finalizeLayered } from './layer.js';
+import { type ConfigFormat, formatOf, parseConfig, readConfig } from './parseConfig.js';
+import type { CompiledPolicy } from './types.js';
+
+export const DIALECTS = ['toolgate', 'folderguard', 'wunderland', 'wolo', 'hermes', 'openfang'] as const;
+export type DialectName = (typeof DIALECTS)[number];
+
+type Loader = (data: unknown, file: string, ctx: LoadContext) => PolicyDraft;
+
+const LOADERS: Record<DialectName, { load: Loader; overlay: Loader; format: ConfigFormat }> = {
+  toolgate: { load: loadToolgate, overlay: loadToolgate, format: 'yaml' },
+  folderguard: { load: loadFolderGuard, overlay: loadFolderGuard, format: 'json' },
+  wunderland: { load: loadWunderland, overlay: loadWunderland, format: 'json' },
+  wolo: { load: loadWolo, overlay: loadWolo, format: 'yaml' },
+  hermes: { load: loadHermes, overlay: loadHermes, format: 'yaml' },
+  openfang: { load: loadOpenFang, overlay: loadOpenFangOverlay, format: 'toml' },
+};
+
+export interface LoadPolicyOptions {
+  dialect: DialectName;
+  /** The policy file (its extension picks YAML, JSON or TOML; otherwise the dialect's usual format). */
+  file?: string;
+  /** The file's text, when it is not on disk (then `file` only names it in messages). */
+  source?: string;
+  /** Apply the per-agent overlay of this agent carried in the file (`agents.<name>`), if any. */
+  agent?: string;
+  /** Per-agent overlay files of the same dialect, applied in order over the global policy. */
+  overlays?: readonly string[];
+  /** Treat every overlay as narrowOnly: refuse one that would widen anything. */
+  narrowOnly?: boolean;
+  /** Where `${VAR}` in the config expand from (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+function parseFile(dialect: DialectName, file: string, source: string | undefined): unknown {
+  const format = formatOf(file, LOADERS[dialect].format);
+  return parseConfig(source ?? readConfig(file), file, format);
+}
+
+/**
+ * Loads a policy written in any dialect, layers overlays and compiles it into the canonical model.
+ * Synchronous: it runs once at setup, and a bad file throws there (naming file, field and value).
+ *
+ * @example
+ * ```ts
+ * import { loadPolicy } from '@toolgate/folder-rules';
+ * const policy = loadPolicy({ dialect: 'openfang', file: '/etc/agent/config.toml', agent: 'researcher' });
+ * console.log(policy.hash, policy.rules.length);
+ * ```
+ */
+export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
+  if (options === null || typeof options !== 'object')
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_OPTIONS',
+      `loadPolicy: options must be an object, got ${describeValue(options)}`,
+    );
+  const { dialect } = options;
+  if (!DIALECTS.includes(dialect))
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_OPTIONS',
+      `loadPolicy: option dialect must be one of ${DIALECTS.join(', ')}, got ${describeValue(dialect)}`,
+    );
+  if (typeof options.file !== 'string' && typeof options.source !== 'string')
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_OPTIONS',
+      'loadPolicy: give option file (a path) or source (the text)',
+    );
+  const file = options.file ?? `<inline ${dialect}>`;
+  const ctx: LoadContext = {
+    env: options.env ?? process.env,
+    ...(options.agent ? { agent: options.agent } : {}),
+  };
+  const loaders = LOADERS[dialect];
+  const base = loaders.load(parseFile(dialect, file, options.source), file, ctx);
+  const overlays: PolicyDraft[] = [];
+  const sources = [file];
+  const inFile = options.agent !== undefined ? base.agents?.[options.agent] : undefined;
+  if (inFile) {
+    overlays.push(options.narrowOnly ? { ...inFile, narrowOnly: true } : inFile);
+    sources.push(`${file}#agents.${options.agent}`);
+  }
+  for (const overlayFile of options.overlays ?? []) {
+    const draft = loaders.overlay(parseFile(dialect, overlayFile, undefined), overlayFile, ctx);
+    overlays.push(options.narrowOnly ? { ...draft, narrowOnly: true } : draft);
+    sources.push(overlayFile);
+  }
+  return finalizeLayered(base, overlays, sources);
+}

@@ -1,0 +1,110 @@
+import { type CallContext, expandPath, resolvePath, ToolgateError } from '@toolgate/core';
+import { Minimatch, type MinimatchOptions } from 'minimatch';
+import type { PolicyRule } from './types.js';
+
+const MAGIC = /[*?[\]{}()!+@]/;
+
+/** Context a policy's patterns are expanded in (`~`, `<workspace>`, `${VAR}`). */
+export type PatternContext = Pick<CallContext, 'cwd' | 'workspace' | 'home' | 'env'>;
+
+/** Collapses `//`, `/./` and a trailing `/` so patterns and paths meet in one spelling. */
+export function normalisePattern(pattern: string): string {
+  let p = pattern.replace(/\/{2,}/g, '/').replace(/\/\.(?=\/|$)/g, '');
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return p === '' ? '/' : p;
+}
+
+/** The literal directory a pattern starts with: `/home/u/**` → `/home/u`; `/**\/.ssh` → `/`. */
+export function staticPrefix(pattern: string): string {
+  const parts = pattern.split('/');
+  const out: string[] = [];
+  for (const part of parts) {
+    if (MAGIC.test(part)) break;
+    out.push(part);
+  }
+  // A pattern without magic names one path: its prefix is its parent (the index is by directory).
+  if (out.length === parts.length) out.pop();
+  const prefix = out.join('/');
+  return prefix === '' ? '/' : prefix;
+}
+
+export function hasMagic(pattern: string): boolean {
+  return MAGIC.test(pattern);
+}
+
+/**
+ * Expands a rule's pattern for one context. Relative patterns are anchored at the workspace; a pattern
+ * starting with `**` matches anywhere. Unresolvable variables make the policy unusable for this context:
+ * that throws (the call then fails closed with PLUGIN_ERROR), never silently drops a rule.
+ */
+export function expandPattern(rule: PolicyRule, ctx: PatternContext): string {
+  let p = rule.pattern;
+  if (p.startsWith('**')) p = `/${p}`;
+  const expanded = expandPath(p, ctx);
+  if (!expanded.certain) {
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_CONFIG',
+      `${rule.source}: pattern ${JSON.stringify(rule.pattern)} cannot be expanded: ${expanded.reason ?? 'unknown'}`,
+    );
+  }
+  p = expanded.value;
+  if (!p.startsWith('/')) p = `${ctx.workspace}/${p}`;
+  p = normalisePattern(p);
+  // Wunderland: "`!/sensitive/*` blocks all files under /sensitive" — a block covers the whole subtree.
+  if (rule.block && p.endsWith('/*')) p = `${p}*`;
+  return p;
+}
+
+export interface CompiledPattern {
+  /** Expanded patterns (the literal one and, when its root is reached through a symlink, the real one). */
+  patterns: string[];
+  matchers: Minimatch[];
+  /** For `X/**`: matchers of `X`, so the rule covers `X` itself and a subtree access at or under `X`. */
+  bases: Minimatch[];
+  prefixes: string[];
+  nocase: boolean;
+}
+
+/** Resolves the static root of a pattern through symlinks, so `<workspace>/**` still matches when the workspace is reached through a link. */
+function realRoot(pattern: string, ctx: PatternContext): string | undefined {
+  const prefix = staticPrefix(pattern);
+  if (prefix === '/') return undefined;
+  const resolved = resolvePath(prefix, ctx);
+  if (!resolved.certain || resolved.real === null || resolved.real === prefix) return undefined;
+  return resolved.real + pattern.slice(prefix.length);
+}
+
+export function compilePattern(rule: PolicyRule, ctx: PatternContext): CompiledPattern {
+  const expanded = expandPattern(rule, ctx);
+  const patterns = [expanded];
+  const real = realRoot(expanded, ctx);
+  if (real !== undefined) patterns.push(real);
+  // Deny and block patterns match case-insensitively (on macOS and Windows /ETC/passwd is /etc/passwd);
+  // allow patterns case-sensitively, so a case trick never widens access.
+  const nocase = rule.access === 'deny' || rule.access === 'prompt' || rule.block === true;
+  const options: MinimatchOptions = {
+    dot: true,
+    nocase,
+    nocomment: true,
+    nonegate: true,
+    optimizationLevel: 2,
+  };
+  const matchers: Minimatch[] = [];
+  const bases: Minimatch[] = [];
+  for (const p of patterns) {
+    const mm = new Minimatch(p, options);
+    if (mm.set.length === 0 || (mm as unknown as { empty?: boolean }).empty === true) {
+      throw new ToolgateError(
+        'TOOLGATE_ERR_INVALID_CONFIG',
+        `${rule.source}: invalid glob ${JSON.stringify(rule.pattern)}`,
+      );
+    }
+    matchers.push(mm);
+    if (p.endsWith('/**')) bases.push(new Minimatch(p.slice(0, -3) || '/', options));
+  }
+  const prefixes = patterns.map((p) => {
+    const s = staticPrefix(p);
+    return nocase ? s.toLowerCase() : s;
+  });
+  return { patterns, matchers, bases, prefixes, nocase };
+}

@@ -1,0 +1,154 @@
+import type { ToolSpec } from './types.js';
+
+/** Argument names that carry paths. Every one present is checked, not just the first. */
+export const PATH_ARGS: readonly string[] = [
+  'path',
+  'paths',
+  'file_path',
+  'filePath',
+  'filepath',
+  'file',
+  'files',
+  'filename',
+  'directory',
+  'dir',
+  'folder',
+  'source',
+  'destination',
+  'target',
+  'src',
+  'dest',
+  'from',
+  'to',
+  'old_path',
+  'new_path',
+  'notebook_path',
+  'working_directory',
+  'workdir',
+  'cwd',
+  'root',
+  'output',
+  'output_path',
+  'input_path',
+];
+
+/** Shell tools: the shell plugin analyses their commands; folder-rules never extracts their args itself. */
+export const SHELL_TOOLS: ReadonlySet<string> = new Set([
+  'shell_execute',
+  'execute_shell_command',
+  'terminal',
+  'shell_exec',
+  'run_command',
+  'Bash',
+  'bash',
+  'shell',
+]);
+
+const read: ToolSpec = { op: 'read' };
+const readTree: ToolSpec = { op: 'read', subtree: true };
+const write: ToolSpec = { op: 'write' };
+const move: ToolSpec = { op: 'move' };
+const copy: ToolSpec = { op: 'copy' };
+const none: ToolSpec = { op: 'none' };
+
+/**
+ * Every tool named in the seeds and the MCP filesystem server's 14 tools. Move/rename: both ends are writes
+ * (the source is removed); copy: source read, destination write; delete/append/edit/mkdir: write.
+ */
+export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
+  // MCP filesystem server
+  read_file: read,
+  read_text_file: read,
+  read_media_file: read,
+  read_multiple_files: read,
+  write_file: write,
+  edit_file: write,
+  create_directory: write,
+  list_directory: read,
+  list_directory_with_sizes: read,
+  directory_tree: readTree,
+  move_file: move,
+  search_files: readTree,
+  get_file_info: read,
+  list_allowed_directories: none,
+  // Folder Guard (seed 000)
+  read_workspace_file: read,
+  list_workspace_files: read,
+  regex_search_workspace_files: readTree,
+  semantic_search_workspace_files: readTree,
+  read_image: read,
+  update_workspace_file: write,
+  diff_patch_workspace_file: write,
+  delete_workspace_file: write,
+  write_workspace_file: write,
+  move_workspace_file: move,
+  // Wunderland (seed 001)
+  file_read: read,
+  file_write: write,
+  file_append: write,
+  file_delete: write,
+  obsidian_read: read,
+  obsidian_write: write,
+  apple_notes_save: write,
+  git_clone: { op: 'write', pathArgs: ['destination', 'directory', 'path', 'target', 'dir'] },
+  // Hermes (seed 003) and OpenFang (seed 004)
+  file: { op: 'write' },
+  file_list: read,
+  file_move: move,
+  file_copy: copy,
+  copy_file: copy,
+  media_describe: read,
+  media_transcribe: read,
+  speech_to_text: read,
+  image_analyze: read,
+  tool_media_describe: read,
+  tool_media_transcribe: read,
+  tool_speech_to_text: read,
+  tool_image_analyze: read,
+  // Coding-assistant hook tools
+  Read: read,
+  Write: write,
+  Edit: write,
+  MultiEdit: write,
+  NotebookEdit: write,
+  Glob: readTree,
+  Grep: readTree,
+  LS: read,
+  // Non-filesystem tools pass untouched.
+  web_search: none,
+  web_fetch: none,
+  WebSearch: none,
+  WebFetch: none,
+};
+
+/** Seed 003's write-op words: an unknown tool named with one of them is treated as a write. */
+export const WRITE_WORDS: readonly string[] = [
+  'write',
+  'create',
+  'delete',
+  'move',
+  'append',
+  'edit',
+  'copy',
+  'rename',
+  'overwrite',
+  'mkdir',
+  'remove',
+  'save',
+  'update',
+  'patch',
+  'put',
+  'upload',
+];
+
+/** `mcp__filesystem__read_file` and `filesystem.read_file` name the server's `read_file`. */
+export function baseToolName(name: string): string {
+  const mcp = /^mcp__[^_]+(?:_[^_]+)*?__(.+)$/.exec(name);
+  if (mcp?.[1]) return mcp[1];
+  return name;
+}
+
+export function looksWriteLike(name: string): boolean {
+  const lower = name.toLowerCase();
+  return WRITE_WORDS.some((w) => lower.includes(w));
+}

@@ -1,0 +1,104 @@
+import type { Access, Op } from '@toolgate/core';
+
+/** What a rule grants or forbids. Ordered most restrictive first: `deny > prompt > read > write`. */
+export type RuleAccess = 'deny' | 'prompt' | 'read' | 'write';
+/** What one operation gets when no rule matches. */
+export type Outcome = 'allow' | 'deny' | 'prompt';
+export type CombiningMode = 'tiered' | 'first-match';
+/** Which accesses a rule or default applies to: shell-extracted ones, file/MCP-tool ones, or both. */
+export type Vector = 'shell' | 'file';
+
+/** One rule of the canonical model. */
+export interface PolicyRule {
+  pattern: string;
+  access: RuleAccess;
+  description?: string;
+  /** `dialect:file#field[index]`, for explain, audit and lint. */
+  source: string;
+  /** A `!pattern` block (first-match): applies wherever it stands and covers the subtree. */
+  block?: boolean;
+  /** Only for accesses of this vector (Hermes `tools.terminal.*` vs `tools.file.*`). */
+  vector?: Vector;
+}
+
+/** The outcome per operation for paths no rule matches. */
+export interface DefaultSpec {
+  read: Outcome;
+  write: Outcome;
+}
+
+export interface ToolSpec {
+  /** The operation of the tool's path arguments (`copy`: source read, destination write). */
+  op: Op | 'copy' | 'move' | 'shell' | 'none';
+  /** Argument names that carry paths (all of them are checked). Defaults to the common names. */
+  pathArgs?: string[];
+  /** The tool reads or writes a whole subtree (`search_files`, `directory_tree`). */
+  subtree?: boolean;
+}
+
+export interface ShellSettings {
+  metacharacters: 'deny' | 'analyse';
+  allowedPaths?: string[];
+  deniedPaths?: string[];
+}
+
+/** A test carried by a policy: the policy ships with its own proof. */
+export interface PolicyTest {
+  call?: { tool: string; args: Record<string, unknown> };
+  path?: string;
+  op?: Op;
+  expect: Outcome;
+  source: string;
+}
+
+/** A policy in the canonical model, ready to be bound to a context and evaluated. */
+export interface CompiledPolicy {
+  readonly dialect: string;
+  /** sha256 of the normalised policy (stable across key order and whitespace of the source). */
+  readonly hash: string;
+  readonly mode: CombiningMode;
+  readonly rules: readonly PolicyRule[];
+  /** Default outcome per operation. */
+  readonly default: DefaultSpec;
+  /** Per-vector defaults overriding `default` (Hermes: terminal and file lists are independent). */
+  readonly defaults?: Partial<Record<Vector, DefaultSpec>>;
+  /** Files (and overlays) the policy was loaded from, in layering order. */
+  readonly sources: readonly string[];
+  readonly shell?: ShellSettings;
+  readonly unknownTools: Outcome;
+  readonly tools: Readonly<Record<string, ToolSpec>>;
+  /** Reject any raw path containing a `..` component (Folder Guard). */
+  readonly rejectTraversal: boolean;
+  /** Relative raw paths of file tools resolve against the workspace instead of the cwd (Folder Guard). */
+  readonly relativeTo: 'cwd' | 'workspace';
+  /** The guard is off (Folder Guard with both lists empty; wolo wild mode). */
+  readonly disabled: boolean;
+  /** Hide write tools from the model when nothing is writable (Folder Guard). */
+  readonly hideWriteTools: boolean;
+  readonly tests: readonly PolicyTest[];
+  /** Dialect settings other plugins use (wolo `max_confirmations_per_session`, `audit_denied`, wild mode). */
+  readonly extras: Readonly<Record<string, unknown>>;
+}
+
+/** One rule considered while judging one access (explain). */
+export interface TraceEntry {
+  rule: PolicyRule;
+  matched: boolean;
+  /** `path`: the rule matched the path itself; `beneath`: it could match something under a subtree access. */
+  how?: 'path' | 'lexical' | 'beneath';
+  note?: string;
+}
+
+export interface Evaluation {
+  decision: Outcome;
+  /** The rule that decided, absent when the default did. */
+  rule?: PolicyRule;
+  /** Every rule that matched (for `state.match`). */
+  matched: PolicyRule[];
+  /** Filled only when tracing. */
+  trace: TraceEntry[];
+  /** Why, in words. */
+  why: string;
+}
+
+export type { Access };
