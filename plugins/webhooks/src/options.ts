@@ -60,7 +60,7 @@ export interface WebhooksOptions {
   notifyPrompts?: boolean;
   /**
    * Where the durable outbox lives (default `$TOOLGATE_WEBHOOKS_OUTBOX`, else `~/.local/state/toolgate/webhooks`).
-   * One process per directory: a lock file refuses a second live owner.
+   * Shared safely by several processes: each writes its own file and adopts the files of senders that are gone.
    */
   outboxDir?: string;
   /** Most events waiting at once, over all targets (default 10 000); beyond it new events are dead-lettered. */

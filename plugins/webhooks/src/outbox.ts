@@ -8,14 +8,15 @@ import {
   readFileSync,
   renameSync,
   statSync,
+  unlinkSync,
   write as writeFd,
   writeFileSync,
 } from 'node:fs';
 import { appendFile, open, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolgateError } from '@toolgate/core';
+import { claimOrphans, dropClaimed, ownOutboxFile, releaseOutboxFile } from './adoptOutboxes.js';
 import type { NotificationEvent } from './event.js';
-import { acquireOutboxLock, releaseOutboxLock } from './outboxLock.js';
 
 /** One event waiting for one target. */
 export interface OutboxEntry {
@@ -114,15 +115,13 @@ function load(file: string): { entries: Map<string, OutboxEntry>; skipped: numbe
 }
 
 /**
- * The durable outbox: an append-only JSONL log (`put`, `try`, `ack` lines) replayed at open, rewritten to
- * just the pending entries as it drains. Memory is the source of truth while running; the log is written
+ * The durable outbox: an append-only JSONL log (`put`, `try`, `ack` lines) of this instance's own, seeded at
+ * open with whatever dead owners left in the directory, rewritten to just the pending entries as it drains. Memory is the source of truth while running; the log is written
  * by one serial writer off the decision path, so enqueueing costs no I/O. A crash can lose only lines the
  * writer had not reached yet (the last few milliseconds); a restart delivers everything else.
  */
 export function openOutbox(dir: string, options: OutboxOptions): Outbox {
-  const file = join(dir, 'outbox.jsonl');
   const deadLetterFile = join(dir, 'dead-letter.jsonl');
-  const lockFile = join(dir, 'outbox.lock');
   const compactAfter = options.compactAfter ?? 1000;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -133,23 +132,34 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
       { field: 'outboxDir' },
     );
   }
-  acquireOutboxLock(lockFile, dir);
+  const file = ownOutboxFile(dir);
 
-  let pending: Map<string, OutboxEntry>;
-  let skipped: number;
+  const pending = new Map<string, OutboxEntry>();
+  let skipped = 0;
   let fd: number;
   let deadBytes = 0;
   try {
-    ({ entries: pending, skipped } = load(file));
-    // Start from a compact file: the replayed state is all that matters.
+    const claimed = claimOrphans(dir, file);
+    const merged: OutboxEntry[] = [];
+    for (const path of claimed) {
+      const loaded = load(path);
+      skipped += loaded.skipped;
+      merged.push(...loaded.entries.values());
+    }
+    // Several dead owners: restore enqueue order (stable, so one file's own order is kept within a millisecond).
+    merged.sort((a, b) => a.at - b.at);
+    // An id seen twice (a crash between writing the merged file and removing the claimed ones) is one event.
+    for (const entry of merged) if (!pending.has(entry.id)) pending.set(entry.id, entry);
+    // Start from a compact file of our own: the replayed state is all that matters.
     writeSnapshotSync();
+    dropClaimed(claimed);
     fd = openSync(file, 'a', 0o600);
     deadBytes = existsSync(deadLetterFile) ? statSync(deadLetterFile).size : 0;
   } catch (error) {
-    releaseOutboxLock(lockFile);
+    releaseOutboxFile(file);
     throw new ToolgateError(
       'TOOLGATE_ERR_IO',
-      `webhooks(): cannot use outbox ${JSON.stringify(file)}: ${(error as Error).message}`,
+      `webhooks(): cannot use outboxDir ${JSON.stringify(dir)}: ${(error as Error).message}`,
       { field: 'outboxDir' },
     );
   }
@@ -355,9 +365,34 @@ export function openOutbox(dir: string, options: OutboxOptions): Outbox {
         options.onError(error);
       } finally {
         closeSync(fd);
-        releaseOutboxLock(lockFile);
+        // Nothing pending: leave no file behind. Otherwise the next start (of any process) adopts it.
+        if (pending.size === 0) {
+          try {
+            unlinkSync(file);
+          } catch {
+            /* already gone */
+          }
+        }
+        releaseOutboxFile(file);
       }
     },
+  };
+}
+
+/** The outbox of a plugin with no targets: nothing can be queued, so nothing is created on disk. */
+export function disabledOutbox(dir: string): Outbox {
+  return {
+    file: join(dir, 'outbox-disabled.jsonl'),
+    deadLetterFile: join(dir, 'dead-letter.jsonl'),
+    recovered: [],
+    skippedLines: 0,
+    size: 0,
+    put: () => false,
+    attempted: () => undefined,
+    ack: () => undefined,
+    dead: () => undefined,
+    settle: async () => undefined,
+    close: async () => undefined,
   };
 }
 

@@ -9,7 +9,7 @@ import type { Deliver } from './delivery.js';
 import { createDispatcher, type Dispatcher, type WebhookStats } from './dispatcher.js';
 import { type NotificationEvent, promptEvent, violationEvent } from './event.js';
 import type { WebhooksOptions } from './options.js';
-import { type Outbox, openOutbox } from './outbox.js';
+import { disabledOutbox, type Outbox, openOutbox } from './outbox.js';
 import { createMailTransport, sendEmail } from './sendEmail.js';
 import { createHttpAgent, sendHttp } from './sendHttp.js';
 
@@ -25,7 +25,7 @@ export interface WebhooksPlugin extends GuardPlugin {
   notify(event: NotificationEvent): number;
   /** Resolves `true` once every queued event is delivered or dead-lettered, `false` if `timeoutMs` passes first. */
   flush(timeoutMs?: number): Promise<boolean>;
-  /** Stops sending (in-flight requests are aborted and stay queued), writes the outbox compactly, releases its lock. */
+  /** Stops sending (in-flight requests are aborted and stay queued), leaves what is pending in its outbox file for the next start. */
   close(): Promise<void>;
   stats(): WebhookStats;
 }
@@ -67,11 +67,15 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
     for (const api of apis) api.emit(name, payload);
   };
 
-  const outbox: Outbox = openOutbox(config.outboxDir, {
-    maxPending: config.maxPending,
-    maxDeadLetterBytes: config.maxDeadLetterBytes,
-    onError: (error) => emit('webhooks:error', { error }),
-  });
+  // No targets (say, nothing in the environment): the plugin is inert and must not create directories.
+  const outbox: Outbox =
+    config.targets.length === 0
+      ? disabledOutbox(config.outboxDir)
+      : openOutbox(config.outboxDir, {
+          maxPending: config.maxPending,
+          maxDeadLetterBytes: config.maxDeadLetterBytes,
+          onError: (error) => emit('webhooks:error', { error }),
+        });
 
   let agent: Agent | undefined;
   const transports: Transporter[] = [];

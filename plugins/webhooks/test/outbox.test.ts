@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('durable outbox', () => {
     child.kill('SIGKILL');
     await exited;
 
-    // The dead process's lock is taken over; what it queued is delivered now.
+    // The dead process's outbox file is adopted; what it queued is delivered now.
     const receiver = await startReceiver(port);
     cleanups.push(() => receiver.close());
     const restarted = webhooks({ targets: [{ url }], outboxDir: tmp.dir, retry: FAST, env: {} });
@@ -110,16 +110,52 @@ describe('durable outbox', () => {
     expect(a).toBe(b);
   });
 
-  it('refuses a second live owner of the same outbox directory', async () => {
+  it('two live senders share one directory without contention; a later start adopts what a closed one left', async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
-    const first = webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} });
-    expect(() =>
-      webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} }),
-    ).toThrow(/outboxDir .* is in use by process/);
-    await first.close();
-    const again = webhooks({ targets: [{ url: 'http://127.0.0.1:9/x' }], outboxDir: tmp.dir, env: {} });
-    await again.close();
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const down = `http://127.0.0.1:${await freePort()}/x`;
+    const a = webhooks({ targets: [{ url: receiver.url }], outboxDir: tmp.dir, retry: FAST, env: {} });
+    const b = webhooks({ targets: [{ url: down }], outboxDir: tmp.dir, retry: FAST, env: {} });
+    cleanups.push(() => a.close());
+    expect(a.outboxFile).not.toBe(b.outboxFile);
+    a.notify({ ...sampleEvent(), path: '/etc/a' });
+    b.notify({ ...sampleEvent(), path: '/etc/b' });
+    expect(await a.flush(5_000)).toBe(true);
+    expect(receiver.received.map((r) => JSON.parse(r.body).path)).toEqual(['/etc/a']);
+    await b.close();
+    // b's undelivered event is waiting in b's file; a new sender for that target adopts and delivers it.
+    const up = await startReceiver(Number(new URL(down).port));
+    cleanups.push(() => up.close());
+    const c = webhooks({ targets: [{ url: down }], outboxDir: tmp.dir, retry: FAST, env: {} });
+    cleanups.push(() => c.close());
+    expect(await c.flush(5_000)).toBe(true);
+    expect(up.received.map((r) => JSON.parse(r.body).path)).toEqual(['/etc/b']);
+    expect(existsSync(b.outboxFile)).toBe(false);
+  });
+
+  it('a cleanly drained sender leaves no outbox file behind', async () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const plugin = webhooks({ targets: [{ url: receiver.url }], outboxDir: tmp.dir, retry: FAST, env: {} });
+    plugin.notify(sampleEvent());
+    expect(await plugin.flush(5_000)).toBe(true);
+    await plugin.close();
+    expect(readdirSync(tmp.dir).filter((f) => f.startsWith('outbox'))).toEqual([]);
+  });
+
+  it('a plugin with no targets touches no disk at all', async () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const dir = join(tmp.dir, 'never-created');
+    const plugin = webhooks({ outboxDir: dir, env: {} });
+    expect(plugin.notify(sampleEvent())).toBe(0);
+    expect(await plugin.flush(100)).toBe(true);
+    await plugin.close();
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('is bounded: past maxPending, events go to the dead-letter file and are counted', async () => {
@@ -180,7 +216,7 @@ describe('durable outbox', () => {
     const first = webhooks({ targets: [{ url }], outboxDir: tmp.dir, retry: FAST, env: {} });
     first.notify({ ...sampleEvent(), path: '/etc/intact' });
     await first.close();
-    appendFileSync(join(tmp.dir, 'outbox.jsonl'), '{"k":"put","id":"torn","t":"js');
+    appendFileSync(first.outboxFile, '{"k":"put","id":"torn","t":"js');
     const receiver = await startReceiver(port);
     cleanups.push(() => receiver.close());
     const second = webhooks({ targets: [{ url }], outboxDir: tmp.dir, retry: FAST, env: {} });
@@ -202,6 +238,6 @@ describe('durable outbox', () => {
     expect(letters).toEqual([
       expect.objectContaining({ id: 'old-1', reason: 'unknown-target', attempts: 2 }),
     ]);
-    expect(readFileSync(plugin.outboxFile, 'utf8')).toBe('');
+    expect(existsSync(plugin.outboxFile)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleEvent } from '../src/index.js';
 import { type OutboxEntry, openOutbox } from '../src/outbox.js';
@@ -72,12 +73,13 @@ describe('outbox file', () => {
     e.attempts = 3;
     box.attempted(e);
     await box.settle();
-    // No close(): as after a crash, the log (not a snapshot) is what the next start reads.
-    const lock = `${tmp.dir}/outbox.lock`;
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(lock, '999999999');
+    // As after a crash: the log (not a snapshot) of an owner that is gone is what the next start reads.
+    copyFileSync(box.file, join(tmp.dir, 'outbox-999999999-0.jsonl'));
     const again = openOutbox(tmp.dir, { maxPending: 10, maxDeadLetterBytes: 1e6, onError: () => undefined });
-    cleanups.push(() => again.close());
+    cleanups.push(
+      () => again.close(),
+      () => box.close(),
+    );
     expect(again.recovered).toEqual([expect.objectContaining({ id: 'e1', attempts: 3 })]);
   });
 
