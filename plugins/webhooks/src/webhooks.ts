@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { GuardPlugin, PluginApi, PromptRequest, Violation } from '@toolgate/core';
-import { SEVERITY_ORDER, Stage } from '@toolgate/core';
+import { describeValue, SEVERITY_ORDER, Stage, ToolgateError } from '@toolgate/core';
 import type { Transporter } from 'nodemailer';
 import type { Agent } from 'undici';
 import { type CompiledTarget, compileOptions } from './compileOptions.js';
@@ -102,10 +102,13 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
   const dispatcher: Dispatcher = createDispatcher(outbox, deliverers, config.retry, emit);
   // What an earlier process left behind is delivered first, in its original order.
   for (const entry of outbox.recovered) dispatcher.enqueue(entry);
-  if (outbox.skippedLines > 0)
-    emit('webhooks:error', {
-      error: new Error(`outbox: skipped ${outbox.skippedLines} unreadable line(s) in ${outbox.file}`),
-    });
+  if (outbox.skippedLines > 0) {
+    const error = new Error(
+      `outbox: skipped ${outbox.skippedLines} unreadable line(s) adopted into ${outbox.file}`,
+    );
+    // Reported once the host has had the chance to listen (and createGuard to apply the plugin).
+    setImmediate(() => emit('webhooks:error', { error }));
+  }
 
   const targets = config.targets;
   let closed = false;
@@ -114,6 +117,23 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
   const idPrefix = randomUUID().slice(0, 24);
   let sequence = 0;
   const nextId = () => `${idPrefix}${(sequence++).toString(16).padStart(12, '0')}`;
+
+  function checkedNotify(event: NotificationEvent): number {
+    // The public entry point: a host's malformed event is a clear error, never a garbage notification.
+    if (
+      event === null ||
+      typeof event !== 'object' ||
+      !Object.hasOwn(SEVERITY_ORDER, event.severity) ||
+      (event.event !== 'security.violation' && event.event !== 'approval.requested')
+    ) {
+      throw new ToolgateError(
+        'TOOLGATE_ERR_INVALID_OPTIONS',
+        `webhooks.notify: event must be a NotificationEvent with a known severity and event kind, got ${describeValue(event)}`,
+        { field: 'event' },
+      );
+    }
+    return notify(event);
+  }
 
   function notify(event: NotificationEvent): number {
     const level = SEVERITY_ORDER[event.severity];
@@ -204,7 +224,7 @@ export function webhooks(options: WebhooksOptions = {}): WebhooksPlugin {
         });
       }
     },
-    notify,
+    notify: checkedNotify,
     flush: (timeoutMs = 10_000) => {
       processInbox();
       return closed ? Promise.resolve(outbox.size === 0) : dispatcher.flush(timeoutMs);

@@ -115,3 +115,22 @@ describe('environment configuration (seed 001)', () => {
     expect(plugin.targets).toEqual([]);
   });
 });
+
+describe('notify() input', () => {
+  it('throws a clear error for a malformed event instead of sending garbage', () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const plugin = webhooks({ outboxDir: tmp.dir, targets: [{ url: 'http://127.0.0.1:9/x' }], env: {} });
+    cleanups.push(() => plugin.close());
+    for (const bad of [
+      null,
+      'x',
+      {},
+      { event: 'security.violation', severity: 'severe' },
+      { event: 'other', severity: 'high' },
+    ]) {
+      expect(() => plugin.notify(bad as never)).toThrow(/webhooks.notify: event must be a NotificationEvent/);
+    }
+    expect(plugin.stats().enqueued).toBe(0);
+  });
+});
