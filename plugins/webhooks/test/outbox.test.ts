@@ -221,8 +221,11 @@ describe('durable outbox', () => {
     cleanups.push(() => receiver.close());
     const second = webhooks({ targets: [{ url }], outboxDir: tmp.dir, retry: FAST, env: {} });
     cleanups.push(() => second.close());
+    const errors: Array<{ error: Error }> = [];
+    second.events.on('webhooks:error', (e) => errors.push(e));
     expect(await second.flush(5_000)).toBe(true);
     expect(receiver.received.map((r) => JSON.parse(r.body).path)).toEqual(['/etc/intact']);
+    expect(errors.map((e) => e.error.message)).toEqual([expect.stringContaining('skipped 1 unreadable line')]);
   });
 
   it('dead-letters entries left for a target that is no longer configured', async () => {
