@@ -1,4 +1,4 @@
-import type { CallState, GuardPlugin, PluginApi, PromptAnswer, PromptRequest } from '@toolgate/core';
+import type { GuardPlugin, PluginApi, PromptAnswer, PromptRequest } from '@toolgate/core';
 import { Stage } from '@toolgate/core';
 import { type PreparedRequest, prepareRequest } from './approvalRequest.js';
 import { askStrategy, type Outcome } from './askStrategy.js';
@@ -84,12 +84,11 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
         const p = prepare(request);
         const shared = s.inflight.get(p.key);
         // De-duplication: an identical question already open gets one answer for every waiter.
-        if (shared)
-          return {
-            ...(await shared),
-            reason: `${(await shared).reason ?? ''} (same request as a concurrent call)`.trim(),
-          };
-        const asking = askInTurn(s, p, state, o, api, warn, (rules) => {
+        if (shared) {
+          const answer = await shared;
+          return { ...answer, reason: `${answer.reason ?? ''} (same request as a concurrent call)`.trim() };
+        }
+        const asking = askInTurn(s, p, o, api, warn, (rules) => {
           overlayChain = overlayChain.then(() => appendOverlay(o.overlayFile!, rules));
           return overlayChain.catch((error: unknown) => {
             warn(`cannot persist grants to ${o.overlayFile}: ${(error as Error).message}`, {
@@ -131,7 +130,6 @@ async function fromGrants(
 async function askInTurn(
   s: SessionState,
   p: PreparedRequest,
-  _state: CallState,
   o: CompiledOptions,
   api: PluginApi,
   warn: Warn,

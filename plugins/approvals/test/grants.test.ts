@@ -72,10 +72,11 @@ describe('session grants', () => {
     // Only the first answer grants anything; later ones approve once, so every later question is visible.
     const strategy: ApprovalStrategy = {
       name: 'scripted',
-      ask: (r) =>
-        asked.length === 0
-          ? first.ask(r)
-          : (asked.push(r), new Observable((s) => s.next({ approved: true }))),
+      ask: (r) => {
+        if (asked.length === 0) return first.ask(r);
+        asked.push(r);
+        return new Observable((s) => s.next({ approved: true }));
+      },
     };
     // Prompt on the whole workspace, so the parent and the look-alike sibling need approval too.
     const workspace = ws.ctx('s').workspace;
@@ -183,5 +184,29 @@ describe('session grants', () => {
     expect((await guard.check(write('secrets/a.txt'), ctx)).action).toBe('deny');
     expect((await guard.check(write('secrets/a.txt'), ctx)).action).toBe('deny');
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe('grants under concurrency', () => {
+  it('max uses are never double-spent by concurrent calls', async () => {
+    const asked: ApprovalRequest[] = [];
+    let first = true;
+    const strategy: ApprovalStrategy = {
+      name: 'scripted',
+      ask: (r) => {
+        asked.push(r);
+        const answer: ApprovalAnswer = first
+          ? { approved: true, grant: 'subtree', maxUses: 2 }
+          : { approved: false };
+        first = false;
+        return new Observable((s) => s.next(answer));
+      },
+    };
+    const guard = guardFor(ws, { strategy });
+    const ctx = ws.ctx('s');
+    await guard.check(write('secrets/a'), ctx);
+    const out = await Promise.all([0, 1, 2, 3, 4].map((i) => guard.check(write(`secrets/c${i}`), ctx)));
+    expect(out.filter((d) => d.approval?.by === 'grant')).toHaveLength(2);
+    expect(out.filter((d) => d.action === 'deny')).toHaveLength(3);
   });
 });
