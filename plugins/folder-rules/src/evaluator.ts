@@ -105,7 +105,9 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
   const index = new PrefixIndex(bound);
   const tiered = policy.mode === 'tiered';
   const defaultFor = (vector: Vector): DefaultSpec => policy.defaults?.[vector] ?? policy.default;
-  const applies = (r: BoundRule, vector: Vector) => r.rule.vector === undefined || r.rule.vector === vector;
+  const applies = (r: BoundRule, vector: Vector, op?: Op) =>
+    (r.rule.vector === undefined || r.rule.vector === vector) &&
+    (op === undefined || r.rule.ops === undefined || r.rule.ops.includes(op));
 
   const pathEval = (
     access: Access,
@@ -133,7 +135,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
         best = r;
     };
     for (const r of index.candidates(real)) {
-      if (!applies(r, vector)) continue;
+      if (!applies(r, vector, access.op)) continue;
       if (anyMatch(r.compiled.matchers, real) || anyMatch(r.compiled.bases, real)) consider(r, 'path');
       else trace?.push({ rule: r.rule, matched: false });
     }
@@ -141,7 +143,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     // but a deny rule that matches the path as written also applies: fail closed on both spellings.
     if (access.path !== real) {
       for (const r of index.candidates(access.path)) {
-        if (!applies(r, vector) || r.level > 1 || matched.includes(r.rule)) continue;
+        if (!applies(r, vector, access.op) || r.level > 1 || matched.includes(r.rule)) continue;
         if (anyMatch(r.compiled.matchers, access.path) || anyMatch(r.compiled.bases, access.path))
           consider(r, 'lexical');
       }
@@ -184,7 +186,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     let covered = false;
     const rootAncestors = ancestors(real);
     for (const r of bound) {
-      if (!applies(r, vector) || matched.includes(r.rule)) continue;
+      if (!applies(r, vector, op) || matched.includes(r.rule)) continue;
       // minimatch's partial match: could `real` be a prefix of some path this pattern matches?
       const beneath =
         anyMatch(r.compiled.matchers, real, true) || anyMatch(r.compiled.matchers, `${real}/x`, true);
@@ -240,7 +242,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     allowedRoots(op, vector) {
       const roots = new Set<string>();
       for (const r of bound) {
-        if (r.rule.block || !applies(r, vector) || outcomeOf(r.rule.access, op) !== 'allow') continue;
+        if (r.rule.block || !applies(r, vector, op) || outcomeOf(r.rule.access, op) !== 'allow') continue;
         const p = r.compiled.patterns[0];
         if (p !== undefined) roots.add(p.endsWith('/**') ? p.slice(0, -3) || '/' : p);
       }

@@ -19,6 +19,8 @@ export interface PolicyRule {
   block?: boolean;
   /** Only for accesses of this vector (Hermes `tools.terminal.*` vs `tools.file.*`). */
   vector?: Vector;
+  /** Only for accesses of these operations (Hermes: `allowed_read_paths` grants reads, says nothing of writes). */
+  ops?: readonly Op[];
 }
 
 /** The outcome per operation for paths no rule matches. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CallContext, createGuard, type ToolCall } from '@toolgate/core';
+import { type CallContext, createGuard, type GuardPlugin, Stage, type ToolCall } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { type DialectName, folderRules, loadPolicy } from '../src/index.js';
 
@@ -12,6 +12,26 @@ const HOME = '/home/user';
 const WS = '/ws';
 const env = { HOME, HERMES_HOME: '/opt/hermes', USER: 'user' };
 const ctx: CallContext = { sessionId: 's', agentId: 'a', cwd: WS, workspace: WS, home: HOME, env };
+
+// Stands in for @toolgate/shell (another package) in these fixtures: a shell call whose args carry
+// `accesses: [[op, path], …]` is claimed and yields those accesses with a `shell:` origin, exactly as the
+// shell plugin's contract says. A shell call without them is left unclaimed.
+const fixtureShell: GuardPlugin = {
+  name: 'fixture-shell',
+  apply(hooks) {
+    hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
+      const list = call.args.accesses;
+      if (!Array.isArray(list)) return accesses;
+      state.claim('shell');
+      return [
+        ...accesses,
+        ...list.map(([op, path]: [string, string]) =>
+          state.access(path, op === 'write' ? 'write' : 'read', { origin: 'shell:fixture' }),
+        ),
+      ];
+    });
+  },
+};
 
 interface Case {
   line: number;
@@ -69,7 +89,7 @@ for (const file of files) {
     for (const group of groups) {
       describe(group.header, () => {
         const policy = group.policy();
-        const guard = createGuard({ plugins: [folderRules({ policy })] });
+        const guard = createGuard({ plugins: [fixtureShell, folderRules({ policy })] });
         for (const c of group.cases) {
           total++;
           it(`${file}:${c.line} ${c.expect} ${c.call.tool} ${JSON.stringify(c.call.args)} ${c.note}`, async () => {
@@ -83,3 +103,10 @@ for (const file of files) {
     }
   });
 }
+
+describe('conformance corpus', () => {
+  it('has well over 200 cases across the dialects', () => {
+    expect(total).toBeGreaterThan(250);
+    expect(files.length).toBe(6);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Op } from '@toolgate/core';
 import { configError } from '../configError.js';
 import type { PolicyDraft } from '../draft.js';
 import { expandVars } from '../expandVars.js';
@@ -21,12 +22,13 @@ export function loadHermes(data: unknown, file: string, ctx: LoadContext): Polic
   if (!isRecord(terminal)) throw configError(file, 'tools.terminal', terminal, 'expected a mapping');
   if (!isRecord(fileTool)) throw configError(file, 'tools.file', fileTool, 'expected a mapping');
   const rules: PolicyRule[] = [];
-  const add = (list: string[] | undefined, field: string, access: RuleAccess, vector: Vector) =>
+  const add = (list: string[] | undefined, field: string, access: RuleAccess, vector: Vector, ops?: Op[]) =>
     list?.forEach((p, i) => {
       rules.push({
         pattern: rootPattern(p, ctx.env, file, `${field}[${i}]`),
         access,
         vector,
+        ...(ops ? { ops } : {}),
         source: `hermes:${file}#${field}[${i}]`,
       });
     });
@@ -36,8 +38,8 @@ export function loadHermes(data: unknown, file: string, ctx: LoadContext): Polic
   const writes = stringList(fileTool.allowed_write_paths, file, 'tools.file.allowed_write_paths');
   add(denied, 'tools.terminal.denied_paths', 'deny', 'shell');
   add(allowed, 'tools.terminal.allowed_paths', 'write', 'shell');
-  // With no write list, writes are unrestricted: the read list then only narrows reads.
-  add(reads, 'tools.file.allowed_read_paths', writes ? 'read' : 'write', 'file');
+  // The read list grants reads and says nothing about writes (a path in both lists stays writable).
+  add(reads, 'tools.file.allowed_read_paths', 'write', 'file', ['read']);
   add(writes, 'tools.file.allowed_write_paths', 'write', 'file');
   for (const [k, tool] of [
     ['terminal', terminal],

@@ -13,6 +13,10 @@ const rule = z
     access: z.enum(['deny', 'prompt', 'read', 'write']),
     description: z.string().optional(),
     vector: z.enum(['shell', 'file']).optional(),
+    ops: z
+      .array(z.enum(['read', 'write']))
+      .min(1)
+      .optional(),
   })
   .strict();
 const toolSpec = z
@@ -85,6 +89,7 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
         ...(r.description !== undefined ? { description: r.description } : {}),
         ...(block ? { block } : {}),
         ...(r.vector ? { vector: r.vector } : {}),
+        ...(r.ops ? { ops: r.ops } : {}),
       };
     });
   }
