@@ -1,0 +1,51 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createGuard } from '@toolgate/core';
+import { describe, expect, it } from 'vitest';
+import { auditLog, trailFiles, verifyChain } from '../src/index.js';
+import { context, tempDir, workspacePolicy } from './helpers.js';
+
+describe('rotation: exact size cap, seed 001 naming', () => {
+  it('a burst of concurrent denies never pushes a file over the cap, and keeps exactly `keep` rotated files', async () => {
+    const root = tempDir();
+    const file = join(root, 'violations.log');
+    const audit = auditLog({ file, maxSize: 4096, keep: 3 });
+    const guard = createGuard({ plugins: [workspacePolicy(), audit] });
+    const ctx = context(root);
+    const decisions = await Promise.all(
+      Array.from({ length: 400 }, (_, i) =>
+        guard.check({ tool: 'write_file', args: { path: `/etc/burst-${i}` } }, ctx),
+      ),
+    );
+    expect(trailFiles(file)).toEqual([`${file}.3`, `${file}.2`, `${file}.1`, file]);
+    expect(existsSync(`${file}.4`)).toBe(false);
+    for (const f of trailFiles(file)) expect(statSync(f).size).toBeLessThanOrEqual(4096);
+    expect(audit.counters.rotations).toBeGreaterThan(3);
+    // The kept records are the newest ones, whole and in order.
+    const ids = trailFiles(file).flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { decisionId: string }).decisionId),
+    );
+    expect(ids).toEqual(decisions.slice(-ids.length).map((d) => d.id));
+    const report = await verifyChain(file);
+    expect(report).toMatchObject({ ok: true, records: ids.length, fromGenesis: false });
+  });
+
+  it('a restarted writer continues the current file and the chain', async () => {
+    const root = tempDir();
+    const file = join(root, 'violations.log');
+    const ctx = context(root);
+    for (let run = 0; run < 3; run++) {
+      const audit = auditLog({ file, maxSize: 8192 });
+      const guard = createGuard({ plugins: [workspacePolicy(), audit] });
+      for (let i = 0; i < 5; i++)
+        await guard.check({ tool: 'write_file', args: { path: `/etc/r${run}-${i}` } }, ctx);
+      audit.close();
+    }
+    const report = await verifyChain(file);
+    expect(report).toMatchObject({ ok: true, records: 15, fromGenesis: true });
+    expect(trailFiles(file).length).toBeGreaterThan(1);
+  });
+});
