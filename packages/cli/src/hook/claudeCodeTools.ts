@@ -1,5 +1,7 @@
 import { isAbsolute, join } from 'node:path';
-import type { ToolCall } from '@toolgate/core';
+import { claudeCodeAnswer, claudeCodeDeny } from './claudeCodeAnswer.js';
+import { globRoot } from './globRoot.js';
+import type { HookHost, MappedCall } from './hookHost.js';
 
 /**
  * Claude Code's built-in tools mapped onto the tool names toolgate's classification knows (the MCP filesystem
@@ -7,7 +9,6 @@ import type { ToolCall } from '@toolgate/core';
  * A tool that is neither here nor an `mcp__` tool is passed on under its own name; the hook then denies it
  * if it carries path-like arguments nobody analysed (see `pathLikeArgs`).
  */
-export type MappedCall = { call: ToolCall } | { uncertain: string };
 
 /** Built-in tools that take no paths (web, planning, sub-agents, todos): not subject to the path-like check. */
 export const NO_PATH_TOOLS: ReadonlySet<string> = new Set([
@@ -30,28 +31,6 @@ export const NO_PATH_TOOLS: ReadonlySet<string> = new Set([
 
 function str(input: Record<string, unknown>, key: string): unknown {
   return input[key];
-}
-
-const GLOB_CHARS = /[*?[\]{}]/;
-
-/**
- * The directory a glob can reach: its literal prefix under `base`. A `..` after the first wildcard could
- * climb anywhere, so it makes the call uncertain rather than guessing.
- */
-export function globRoot(pattern: string, base: string): string | undefined {
-  const segments = pattern.split('/');
-  const literal: string[] = [];
-  let i = 0;
-  for (; i < segments.length; i++) {
-    const segment = segments[i] ?? '';
-    if (GLOB_CHARS.test(segment)) break;
-    literal.push(segment);
-  }
-  if (segments.slice(i).some((s) => s === '..')) return undefined;
-  // A fully literal pattern names one path; keep its last segment (it is the path searched).
-  const prefix = literal.join('/');
-  if (isAbsolute(pattern)) return prefix === '' ? '/' : prefix;
-  return join(base, prefix || '.');
 }
 
 export function mapClaudeCodeTool(toolName: string, input: Record<string, unknown>, cwd: string): MappedCall {
@@ -94,3 +73,14 @@ export function mapClaudeCodeTool(toolName: string, input: Record<string, unknow
     }
   }
 }
+
+/** `toolgate hook claude-code`: PreToolUse, prompts answered `ask` so Claude Code's own dialog asks the human. */
+export const claudeCode: HookHost = {
+  name: 'claude-code',
+  eventName: 'PreToolUse',
+  resolvePrompts: false,
+  noPathTools: NO_PATH_TOOLS,
+  map: mapClaudeCodeTool,
+  answer: claudeCodeAnswer,
+  deny: claudeCodeDeny,
+};

@@ -1,8 +1,8 @@
 /**
- * The PreToolUse event Claude Code writes to a command hook's stdin (hooks reference: common fields
- * `session_id`, `transcript_path`, `cwd`, `permission_mode`, `hook_event_name`; PreToolUse adds
- * `tool_name`, `tool_input`, `tool_use_id`). Only what toolgate needs is kept; everything is validated,
- * because a malformed event must end in a deny, never in a crash that the assistant treats as "no objection".
+ * The before-tool event a coding assistant writes to a command hook's stdin. Claude Code (PreToolUse) and
+ * Gemini CLI (BeforeTool) share the shape: `session_id`, `transcript_path`, `cwd`, `hook_event_name`,
+ * `tool_name`, `tool_input` (+ `tool_use_id` / `timestamp`). Only what toolgate needs is kept; everything is
+ * validated, because a malformed event must end in a block, never in a crash the assistant ignores.
  */
 export interface PreToolUseEvent {
   sessionId: string;
@@ -25,7 +25,7 @@ function field(event: Record<string, unknown>, name: string): string {
   return value;
 }
 
-export function parsePreToolUseEvent(text: string): PreToolUseEvent {
+export function parsePreToolUseEvent(text: string, eventName = 'PreToolUse'): PreToolUseEvent {
   let event: unknown;
   try {
     event = JSON.parse(text);
@@ -38,9 +38,9 @@ export function parsePreToolUseEvent(text: string): PreToolUseEvent {
     throw new MalformedEventError('hook event on stdin must be a JSON object');
   const record = event as Record<string, unknown>;
   const hookEvent = field(record, 'hook_event_name');
-  if (hookEvent !== 'PreToolUse')
+  if (hookEvent !== eventName)
     throw new MalformedEventError(
-      `toolgate hook handles PreToolUse events only, got hook_event_name ${JSON.stringify(hookEvent)}`,
+      `this hook handles ${eventName} events only, got hook_event_name ${JSON.stringify(hookEvent)}`,
     );
   const cwd = field(record, 'cwd');
   if (!cwd.startsWith('/'))

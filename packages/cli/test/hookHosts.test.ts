@@ -12,19 +12,57 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGuard } from '@toolgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runClaudeCodeHook } from '../src/hook/runClaudeCodeHook.js';
+import { claudeCode } from '../src/hook/claudeCodeTools.js';
+import { geminiCli } from '../src/hook/geminiCli.js';
+import type { HookHost } from '../src/hook/hookHost.js';
+import { runHook } from '../src/hook/runHook.js';
 import { testPolicy } from './support/testPolicy.js';
 
-const fixtures = new URL('./fixtures/claude-code/', import.meta.url);
 interface Case {
   event: string;
   expect: 'allow' | 'deny' | 'ask' | 'none' | 'block';
   code?: string;
 }
-const cases = readFileSync(new URL('cases.jsonl', fixtures), 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as Case);
+
+/** Each host: its fixtures, and how to read its answer back into decision + reason (undefined = no opinion). */
+const hosts: Array<{
+  host: HookHost;
+  dir: string;
+  read(stdout: string): { decision: string; reason: string } | undefined;
+}> = [
+  {
+    host: claudeCode,
+    dir: 'claude-code',
+    read: (stdout) => {
+      if (stdout === '') return undefined;
+      const o = JSON.parse(stdout) as { hookSpecificOutput: Record<string, string> };
+      expect(o.hookSpecificOutput.hookEventName).toBe('PreToolUse');
+      return {
+        decision: o.hookSpecificOutput.permissionDecision!,
+        reason: o.hookSpecificOutput.permissionDecisionReason!,
+      };
+    },
+  },
+  {
+    host: geminiCli,
+    dir: 'gemini-cli',
+    read: (stdout) => {
+      const o = JSON.parse(stdout) as { decision?: string; reason?: string };
+      return o.decision === undefined ? undefined : { decision: o.decision, reason: o.reason ?? '' };
+    },
+  },
+];
+
+function fixturesOf(dir: string): URL {
+  return new URL(`./fixtures/${dir}/`, import.meta.url);
+}
+
+function casesOf(dir: string): Case[] {
+  return readFileSync(new URL('cases.jsonl', fixturesOf(dir)), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Case);
+}
 
 let root: string;
 let ws: string;
@@ -47,20 +85,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function event(name: string): string {
-  return readFileSync(new URL(`${name}.json`, fixtures), 'utf8')
+function event(name: string, dir = 'claude-code'): string {
+  return readFileSync(new URL(`${name}.json`, fixturesOf(dir)), 'utf8')
     .replaceAll('__WS__', ws)
     .replaceAll('__OUT__', out);
 }
 
-function run(stdin: string) {
+function run(stdin: string, host: HookHost = claudeCode) {
   const guard = createGuard({ plugins: [testPolicy({ write: [ws], prompt: [join(ws, 'deploy')] })] });
-  return runClaudeCodeHook(stdin, { guard, home, env: { HOME: home } });
+  return runHook(host, stdin, { guard, home, env: { HOME: home } });
 }
 
-describe('toolgate hook claude-code: recorded PreToolUse events', () => {
+describe.each(hosts)('toolgate hook $dir: recorded events', ({ host, dir, read }) => {
+  const cases = casesOf(dir);
   it('every fixture file has a case line', () => {
-    const files = readdirSync(fixtures)
+    const files = readdirSync(fixturesOf(dir))
       .filter((f) => f.endsWith('.json'))
       .map((f) => f.slice(0, -5))
       .sort();
@@ -68,7 +107,7 @@ describe('toolgate hook claude-code: recorded PreToolUse events', () => {
   });
 
   it.each(cases)('$event ⇒ $expect $code', async (c) => {
-    const answer = await run(event(c.event));
+    const answer = await run(event(c.event, dir), host);
     if (c.expect === 'block') {
       expect(answer.exitCode).toBe(2);
       expect(answer.stdout).toBe('');
@@ -76,22 +115,21 @@ describe('toolgate hook claude-code: recorded PreToolUse events', () => {
       return;
     }
     expect(answer.exitCode).toBe(0);
+    const output = read(answer.stdout);
     if (c.expect === 'none') {
-      expect(answer.stdout).toBe('');
+      expect(output).toBeUndefined();
       return;
     }
-    const output = JSON.parse(answer.stdout) as { hookSpecificOutput: Record<string, string> };
-    expect(output.hookSpecificOutput.hookEventName).toBe('PreToolUse');
-    expect(output.hookSpecificOutput.permissionDecision).toBe(c.expect);
-    expect(output.hookSpecificOutput.permissionDecisionReason).toMatch(/^toolgate: /);
+    expect(output?.decision).toBe(c.expect);
+    expect(output?.reason).toMatch(/^toolgate: /);
     if (c.code) {
-      const envelope = JSON.parse(
-        output.hookSpecificOutput.permissionDecisionReason!.slice('toolgate: '.length),
-      ) as Record<string, unknown>;
+      const envelope = JSON.parse(output!.reason.slice('toolgate: '.length)) as Record<string, unknown>;
       expect(envelope.code).toBe(c.code);
     }
   });
+});
 
+describe('toolgate hook: failure paths', () => {
   it('the deny reason carries the resolved path the model tried (symlink followed)', async () => {
     const answer = await run(event('edit-through-symlink'));
     const reason = (JSON.parse(answer.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } })
@@ -115,7 +153,7 @@ describe('toolgate hook claude-code: recorded PreToolUse events', () => {
         },
       ],
     });
-    const answer = await runClaudeCodeHook(event('read-in-workspace'), { guard, home, env: {} });
+    const answer = await runHook(claudeCode, event('read-in-workspace'), { guard, home, env: {} });
     const output = JSON.parse(answer.stdout) as { hookSpecificOutput: Record<string, string> };
     expect(output.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(output.hookSpecificOutput.permissionDecisionReason).toContain('PLUGIN_ERROR');
@@ -123,7 +161,7 @@ describe('toolgate hook claude-code: recorded PreToolUse events', () => {
 
   it('a guard that rejects (internal error) is a blocking error with exit code 2', async () => {
     const guard = { ...createGuard(), check: () => Promise.reject(new Error('disk on fire')) };
-    const answer = await runClaudeCodeHook(event('read-in-workspace'), { guard, home, env: {} });
+    const answer = await runHook(claudeCode, event('read-in-workspace'), { guard, home, env: {} });
     expect(answer).toMatchObject({ exitCode: 2, stdout: '' });
     expect(answer.stderr).toContain('disk on fire');
   });
