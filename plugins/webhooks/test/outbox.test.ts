@@ -225,7 +225,9 @@ describe('durable outbox', () => {
     second.events.on('webhooks:error', (e) => errors.push(e));
     expect(await second.flush(5_000)).toBe(true);
     expect(receiver.received.map((r) => JSON.parse(r.body).path)).toEqual(['/etc/intact']);
-    expect(errors.map((e) => e.error.message)).toEqual([expect.stringContaining('skipped 1 unreadable line')]);
+    expect(errors.map((e) => e.error.message)).toEqual([
+      expect.stringContaining('skipped 1 unreadable line'),
+    ]);
   });
 
   it('dead-letters entries left for a target that is no longer configured', async () => {
