@@ -18,6 +18,16 @@ const cancelledAnswer = (): PromptAnswer => ({
   reason: 'the session was cancelled by the user (q); every later call that needs approval is denied',
 });
 
+function describeGrant(g: Grant): string {
+  const what =
+    g.scope === 'subtree'
+      ? `${g.path} and its subdirectories`
+      : g.scope === 'directory'
+        ? `files in ${g.path}`
+        : g.path;
+  return `${g.op} allowed in ${what}`;
+}
+
 function grantAnswer(used: Grant[]): PromptAnswer {
   const where = used.map((g) => `${g.op} ${g.scope} ${g.path}`).join('; ');
   return {
@@ -189,6 +199,8 @@ async function settle(
   const now = o.now();
   const created = p.grantable ? grantsFromAnswer(outcome, p.request.items, o.grants, now, by) : [];
   s.grants.push(...created);
+  // Seed 002 tells the human what the answer granted ("* /workspace and subdirectories added…").
+  for (const g of created) o.strategy.notify?.(`* ${describeGrant(g)} for the rest of this session`);
   await persistSession(s, o.dir, warn);
   if (outcome.persist && created.length > 0) {
     if (o.overlayFile === undefined) {

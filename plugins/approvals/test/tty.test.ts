@@ -41,7 +41,7 @@ function decisions(text: string) {
   return text
     .trim()
     .split('\n')
-    .filter((l) => l !== 'DONE')
+    .filter((l) => l !== 'DONE' && l !== 'SIGINT')
     .map(
       (l) =>
         JSON.parse(l) as { action: string; by: string | null; code: string | null; reason: string | null },
@@ -65,6 +65,7 @@ describe('tty strategy in a real pseudo-terminal (tmux)', () => {
     expect(screen).toContain(`Operation: write   Path: ${join(ws.secrets, 'a.txt')}`);
     term.type('Y');
     screen = await term.waitFor(asked(2), 'the second question');
+    expect(screen).toContain(`* write allowed in files in ${ws.secrets} for the rest of this session`);
     // The escape sequence in the model's path is shown escaped, never interpreted by the terminal.
     expect(screen).toContain('c\\u001b[2J.txt');
     term.type('');
@@ -136,5 +137,41 @@ describe('tty strategy in a real pseudo-terminal (tmux)', () => {
     const out = decisions(readFileSync(results, 'utf8'));
     expect(out).toEqual([expect.objectContaining({ action: 'deny', by: 'tty', code: 'PROMPT_DENIED' })]);
     expect(out[0]!.reason).toMatch(/no interactive terminal/);
+  });
+
+  it('Ctrl-D denies the call and the next question still works', async () => {
+    const { term, results } = startHost('eof', [write('secrets/a.txt'), write('secrets/b.txt')]);
+    await term.waitFor((s) => count(s, QUESTION) >= 1, 'the first question');
+    term.keys('C-d');
+    await term.waitFor((s) => count(s, QUESTION) >= 2, 'the second question');
+    term.type('y');
+    const out = decisions(await waitForFile(results, 'DONE'));
+    expect(out[0]).toMatchObject({ action: 'deny', by: 'tty' });
+    expect(out[0]!.reason).toMatch(/Ctrl-D/);
+    expect(out[1]).toMatchObject({ action: 'allow', by: 'tty' });
+  });
+
+  it('Ctrl-C denies the call and is passed on to the host as SIGINT', async () => {
+    const handled = startHost('sigint-handled', [write('secrets/a.txt'), write('secrets/b.txt')], 20_000, {
+      HOST_SIGINT: 'ignore',
+    });
+    await handled.term.waitFor((s) => count(s, QUESTION) >= 1, 'the first question');
+    handled.term.keys('C-c');
+    await handled.term.waitFor((s) => count(s, QUESTION) >= 2, 'the second question');
+    handled.term.type('n');
+    const text = await waitForFile(handled.results, 'DONE');
+    expect(text).toContain('SIGINT');
+    const out = decisions(text);
+    expect(out[0]).toMatchObject({ action: 'deny', by: 'tty' });
+    expect(out[0]!.reason).toMatch(/Ctrl-C/);
+    handled.term.kill();
+
+    // A host without a handler stops, as Ctrl-C always does; nothing was allowed.
+    const plain = startHost('sigint-default', [write('secrets/a.txt'), write('secrets/b.txt')]);
+    await plain.term.waitFor((s) => count(s, QUESTION) >= 1, 'the first question');
+    plain.term.keys('C-c');
+    const screen = await plain.term.waitFor((s) => s.includes('HOST-EXITED-'), 'the host to stop');
+    expect(screen).toContain('HOST-EXITED-130');
+    expect(count(screen, QUESTION)).toBe(1);
   });
 });

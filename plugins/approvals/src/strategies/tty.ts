@@ -48,14 +48,22 @@ export function parseTtyAnswer(line: string): ApprovalAnswer | undefined {
   }
 }
 
-function nextLine(rl: Interface): Promise<string | null> {
+type Input = { kind: 'line'; text: string } | { kind: 'closed' } | { kind: 'interrupt' };
+
+function nextInput(rl: Interface): Promise<Input> {
   return new Promise((resolve) => {
-    const onClose = () => resolve(null);
-    rl.once('close', onClose);
-    rl.question(TTY_QUESTION, (line) => {
+    const onClose = () => settle({ kind: 'closed' });
+    // In raw mode Ctrl-C reaches readline, not the process: without a listener readline merely pauses
+    // the input and the question would hang until it times out.
+    const onInterrupt = () => settle({ kind: 'interrupt' });
+    const settle = (input: Input) => {
       rl.off('close', onClose);
-      resolve(line);
-    });
+      rl.off('SIGINT', onInterrupt);
+      resolve(input);
+    };
+    rl.once('close', onClose);
+    rl.once('SIGINT', onInterrupt);
+    rl.question(TTY_QUESTION, (text) => settle({ kind: 'line', text }));
   });
 }
 
@@ -103,20 +111,32 @@ export function tty(options: TtyOptions = {}): ApprovalStrategy {
           output.write(renderRequest(request));
           rl = createInterface({ input, output, terminal: true });
           let answer: ApprovalAnswer | undefined;
+          let interrupted = false;
           while (answer === undefined) {
-            const line = await nextLine(rl);
+            const input = await nextInput(rl);
             if (withdrawn) return;
-            if (line === null) {
-              answer = { approved: false, by: 'tty', reason: 'the terminal closed before an answer' };
-              break;
+            if (input.kind === 'closed') {
+              answer = {
+                approved: false,
+                by: 'tty',
+                reason: 'the terminal closed (Ctrl-D) before an answer',
+              };
+            } else if (input.kind === 'interrupt') {
+              interrupted = true;
+              answer = { approved: false, by: 'tty', reason: 'interrupted (Ctrl-C) at the terminal' };
+            } else {
+              answer = parseTtyAnswer(input.text);
+              if (answer === undefined) output.write('Please answer y, n, a or q.\n');
             }
-            answer = parseTtyAnswer(line);
-            if (answer === undefined) output.write('Please answer y, n, a or q.\n');
           }
           rl.close();
           rl = undefined;
+          output.write(answer.approved ? '-> allowed\n' : '-> denied\n');
           subscriber.next(answer);
           subscriber.complete();
+          // Ctrl-C means what it always means: the call is denied, then the host gets its SIGINT (to stop,
+          // or to handle) exactly as if no question had been on the screen.
+          if (interrupted && input === process.stdin) process.kill(process.pid, 'SIGINT');
         };
         const mine = turn.then(run).catch((error: unknown) => subscriber.error(error));
         turn = mine;

@@ -45,6 +45,11 @@ export class TmuxSession {
     this.tmux('send-keys', '-t', this.name, 'Enter');
   }
 
+  /** Sends tmux key names (`C-c`, `C-d`). */
+  keys(...names: string[]): void {
+    this.tmux('send-keys', '-t', this.name, ...names);
+  }
+
   async waitFor(predicate: (screen: string) => boolean, what: string, ms = 15_000): Promise<string> {
     const end = Date.now() + ms;
     let last = '';
