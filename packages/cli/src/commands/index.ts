@@ -1,9 +1,18 @@
 import type { Command } from 'commander';
+import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
+import { registerExplain } from './explain.js';
+import { registerLint } from './lint.js';
 import { registerWebhooks } from './webhooks.js';
 
 /**
  * Every subcommand registers itself here, one line each. A command's action returns its exit code (or sets
  * `process.exitCode`); `UsageError` and `ToolgateError` become exit 2 with a one-line message.
  */
-export const commands: ReadonlyArray<(program: Command) => void> = [registerDemo, registerWebhooks];
+export const commands: ReadonlyArray<(program: Command) => void> = [
+  registerDemo,
+  registerWebhooks,
+  registerCheck,
+  registerExplain,
+  registerLint,
+];

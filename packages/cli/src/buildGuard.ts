@@ -1,0 +1,95 @@
+import { isAbsolute, resolve } from 'node:path';
+import { type CallContext, createGuard, type Disclosure, type Guard, type GuardPlugin } from '@toolgate/core';
+import {
+  type CompiledPolicy,
+  DIALECTS,
+  type DialectName,
+  folderRules,
+  loadPolicy,
+} from '@toolgate/folder-rules';
+import { UsageError } from './exitCodes.js';
+
+/**
+ * What the CLI's commands (check, explain, mcp, hook) build a guard from. A small options object on
+ * purpose: commands that add plugins (audit, approvals) pass them in `plugins`.
+ */
+export interface BuildGuardOptions {
+  dialect: string;
+  /** The policy file. */
+  policy: string;
+  /** The agent's working directory (never the CLI's own unless none is given). */
+  cwd?: string;
+  /** Defaults to `cwd`. */
+  workspace?: string;
+  /** Per-agent overlay in the policy file, and the agent id of the context. */
+  agent?: string;
+  /** Per-agent overlay files applied over the policy. */
+  overlays?: readonly string[];
+  /** Where `HOME` and `${VAR}` come from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  sessionId?: string;
+  disclosure?: Disclosure;
+  /** Extra plugins composed after folder-rules (audit-log, approvals…). */
+  plugins?: readonly GuardPlugin[];
+}
+
+export interface BuiltGuard {
+  guard: Guard;
+  policy: CompiledPolicy;
+  ctx: CallContext;
+  /** Plugins composed besides folder-rules, for commands that re-run a policy's own tests. */
+  extraPlugins: readonly GuardPlugin[];
+}
+
+function absolute(dir: string, flag: string): string {
+  if (dir.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  return isAbsolute(dir) ? resolve(dir) : resolve(process.cwd(), dir);
+}
+
+/**
+ * Loads a policy in any dialect and composes the guard every CLI command uses.
+ *
+ * @example
+ * ```ts
+ * const { guard, ctx } = buildGuard({ dialect: 'openfang', policy: 'config.toml', cwd: '/srv/agent' });
+ * const decision = await guard.check({ tool: 'file_read', args: { path: 'notes.md' } }, ctx);
+ * ```
+ */
+export function buildGuard(options: BuildGuardOptions): BuiltGuard {
+  if (!(DIALECTS as readonly string[]).includes(options.dialect))
+    throw new UsageError(
+      `--dialect must be one of ${DIALECTS.join(', ')}, got ${JSON.stringify(options.dialect)}`,
+    );
+  if (!options.policy) throw new UsageError('--policy <file> is required');
+  const env = options.env ?? process.env;
+  const home = env.HOME;
+  if (!home || !isAbsolute(home))
+    throw new UsageError(`HOME must be set to an absolute path, got ${JSON.stringify(home)}`);
+  const cwd = absolute(options.cwd ?? process.cwd(), '--cwd');
+  const workspace = options.workspace === undefined ? cwd : absolute(options.workspace, '--workspace');
+  const policy = loadPolicy({
+    dialect: options.dialect as DialectName,
+    file: absolute(options.policy, '--policy'),
+    env,
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    ...(options.overlays !== undefined
+      ? { overlays: options.overlays.map((o) => absolute(o, '--overlay')) }
+      : {}),
+  });
+  const extraPlugins = options.plugins ?? [];
+  // The shell plugin joins here once @toolgate/shell exports its factory; until then folder-rules fails
+  // closed on shell tools (UNKNOWN_TOOL: "shell command not analysed").
+  const guard = createGuard({
+    plugins: [folderRules({ policy }), ...extraPlugins],
+    ...(options.disclosure ? { disclosure: options.disclosure } : {}),
+  });
+  const ctx: CallContext = {
+    sessionId: options.sessionId ?? 'cli',
+    agentId: options.agent ?? 'cli',
+    cwd,
+    workspace,
+    home,
+    env: { ...env },
+  };
+  return { guard, policy, ctx, extraPlugins };
+}

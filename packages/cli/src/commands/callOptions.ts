@@ -1,0 +1,61 @@
+import type { ToolCall } from '@toolgate/core';
+import type { Command } from 'commander';
+import type { BuildGuardOptions } from '../buildGuard.js';
+import { UsageError } from '../exitCodes.js';
+
+/** Options check and explain share (the CLI contract in ARCHITECTURE.md). */
+export interface CallCommandOptions {
+  dialect: string;
+  policy: string;
+  call: string;
+  cwd?: string;
+  workspace?: string;
+  agent?: string;
+  overlay?: string[];
+  json?: boolean;
+  strict?: boolean;
+}
+
+export function addPolicyOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--dialect <dialect>', 'toolgate | folderguard | wunderland | wolo | hermes | openfang')
+    .requiredOption('--policy <file>', 'the policy file')
+    .option('--agent <name>', 'apply the per-agent overlay of this agent')
+    .option('--overlay <file...>', 'per-agent overlay files, applied in order');
+}
+
+export function addCallOptions(cmd: Command): Command {
+  return addPolicyOptions(cmd)
+    .requiredOption('--call <json>', 'the tool call: {"tool": "...", "args": {...}}')
+    .option('--cwd <dir>', "the agent's working directory (default: this shell's)")
+    .option('--workspace <dir>', 'the workspace root (default: --cwd)')
+    .option('--json', 'print JSON');
+}
+
+export function guardOptions(o: CallCommandOptions): BuildGuardOptions {
+  return {
+    dialect: o.dialect,
+    policy: o.policy,
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
+    ...(o.agent !== undefined ? { agent: o.agent } : {}),
+    ...(o.overlay !== undefined ? { overlays: o.overlay } : {}),
+  };
+}
+
+/** `--call` must be JSON `{tool: string, args?: object}`; anything else is a usage error (exit 2). */
+export function parseCall(text: string): ToolCall {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--call is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError('--call must be a JSON object {"tool": "...", "args": {...}}');
+  const { tool, args } = value as { tool?: unknown; args?: unknown };
+  if (typeof tool !== 'string' || tool === '') throw new UsageError('--call needs a non-empty string "tool"');
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
+    throw new UsageError('--call "args" must be a JSON object');
+  return { tool, args: (args ?? {}) as Record<string, unknown> };
+}

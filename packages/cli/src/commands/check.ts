@@ -1,0 +1,65 @@
+import type { Decision } from '@toolgate/core';
+import { lint } from '@toolgate/folder-rules';
+import type { Command } from 'commander';
+import { buildGuard } from '../buildGuard.js';
+import { Exit, UsageError } from '../exitCodes.js';
+import { addCallOptions, type CallCommandOptions, guardOptions, parseCall } from './callOptions.js';
+
+const EXIT: Record<Decision['action'], number> = { allow: Exit.ALLOW, deny: Exit.DENY, prompt: Exit.PROMPT };
+
+/**
+ * `toolgate check`: judges one call without running it or asking anyone. Exit 0 allow, 1 deny, 3 prompt,
+ * 2 usage or config error. With `--strict`, the policy's own tests must pass first.
+ */
+export async function runCheck(
+  options: CallCommandOptions,
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
+  const call = parseCall(options.call);
+  const built = buildGuard(guardOptions(options));
+  if (options.strict) {
+    const result = await lint(built.policy, { ctx: built.ctx, plugins: built.extraPlugins });
+    const failed = result.errors.filter((e) => e.code === 'test-failed');
+    if (failed.length > 0)
+      throw new UsageError(
+        `--strict: ${failed.length} policy test(s) failed: ${failed.map((f) => `${f.source}: ${f.message}`).join('; ')}`,
+      );
+  }
+  const d = await built.guard.check(call, built.ctx, { resolvePrompts: false });
+  if (options.json) {
+    out.write(
+      `${JSON.stringify({
+        decision: d.action,
+        tool: d.tool,
+        reasons: d.reasons,
+        accesses: d.accesses,
+        matched: d.matched,
+        ...(d.envelope ? { envelope: d.envelope } : {}),
+        policy: { dialect: built.policy.dialect, hash: built.policy.hash, sources: built.policy.sources },
+      })}\n`,
+    );
+  } else {
+    out.write(`${d.action.toUpperCase()} ${d.tool}\n`);
+    for (const r of d.reasons) {
+      const where = r.access ? ` ${r.access.realPath ?? r.access.raw}` : '';
+      out.write(
+        `  ${r.action} ${r.code}${where}: ${r.reason}${r.rule?.source ? ` (${r.rule.source})` : ''}\n`,
+      );
+    }
+    if (d.action !== 'allow' && d.reasons[0]?.allowedPaths?.length)
+      out.write(`  allowed: ${d.reasons[0].allowedPaths.join(', ')}\n`);
+  }
+  return EXIT[d.action];
+}
+
+export function registerCheck(program: Command): void {
+  addCallOptions(
+    program
+      .command('check')
+      .description('Judge one tool call against a policy (exit 0 allow, 1 deny, 3 prompt, 2 error)'),
+  )
+    .option('--strict', "run the policy's own tests first; a failing one is a config error")
+    .action(async (options: CallCommandOptions) => {
+      process.exitCode = await runCheck(options);
+    });
+}
