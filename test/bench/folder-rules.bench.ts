@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccess, createGuard } from '@toolgate/core';
+import { evaluatorFor, folderRules, loadPolicy } from '@toolgate/folder-rules';
+import { runSuite } from './harness.js';
+
+// Policies of N rules shaped like real ones: per-project workspace grants, read-only data dirs, denied
+// secrets, and a few anywhere-patterns. The decision should cost what the rules that could match cost
+// (the prefix index), not all N.
+function policyText(n: number): string {
+  const lines = ['default: deny', 'rules:'];
+  lines.push('  - { pattern: "**/.env", access: deny }', '  - { pattern: "~/.ssh/**", access: deny }');
+  for (let i = 0; lines.length - 2 < n; i++) {
+    const k = i % 4;
+    if (k === 0) lines.push(`  - { pattern: "/srv/projects/p${i}/**", access: write }`);
+    else if (k === 1) lines.push(`  - { pattern: "/data/set${i}/**", access: read }`);
+    else if (k === 2) lines.push(`  - { pattern: "/srv/projects/p${i - 2}/secrets/**", access: deny }`);
+    else lines.push(`  - { pattern: "/var/log/app${i}/*.log", access: read }`);
+  }
+  return lines.join('\n');
+}
+
+export default async function folderRulesBench(): Promise<void> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tg-fr-bench-')));
+  try {
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'src'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'index.ts'), '');
+    const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env: {} };
+    const decide: { name: string; fn: () => unknown }[] = [];
+    const full: { name: string; fn: () => unknown }[] = [];
+    for (const n of [10, 100, 1_000, 10_000]) {
+      const policy = loadPolicy({ dialect: 'toolgate', source: policyText(n), file: `bench-${n}.yaml` });
+      const ev = evaluatorFor(policy, ctx);
+      // A file-tool call into one project: the access is built once, the decision measured alone.
+      const access = createAccess('/srv/projects/p4/src/main.ts', 'write', ctx, {
+        origin: 'folder-rules:args.path',
+      });
+      if (ev.evaluate(access).decision !== 'allow') throw new Error('bench policy does not allow the call');
+      decide.push({ name: `evaluate, ${n} rules`, fn: () => ev.evaluate(access) });
+      const guard = createGuard({ plugins: [folderRules({ policy })] });
+      const call = { tool: 'write_file', args: { path: '/srv/projects/p4/src/main.ts' } };
+      full.push({ name: `guard.check write_file, ${n} rules`, fn: () => guard.check(call, ctx) });
+    }
+    await runSuite('folder-rules: decision for one file access (evaluator, access resolved once)', decide);
+    await runSuite(
+      'folder-rules: whole guard.check of a write_file call (resolvePath + extraction + decision)',
+      full,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
