@@ -76,6 +76,26 @@ describe('session persistence', () => {
     expect((await g4.check(write('secrets/a'), ws.ctx('t'))).action).toBe('deny');
   });
 
+  it('concurrent approvals in several sessions all land in their own files, intact', async () => {
+    const s = answering({ approved: true, grant: 'directory' });
+    const guard = guardFor(ws, { strategy: s.strategy, dir });
+    const sessions = ['p1', 'p2', 'p3'];
+    const dirs = [0, 1, 2, 3, 4, 5];
+    for (const d of dirs) mkdirSync(join(ws.secrets, `d${d}`));
+    await Promise.all(
+      sessions.flatMap((id) => dirs.map((d) => guard.check(write(`secrets/d${d}/f`), ws.ctx(id)))),
+    );
+    for (const id of sessions) {
+      const saved = JSON.parse(readFileSync(sessionFile(dir, id), 'utf8'));
+      expect(saved.sessionId).toBe(id);
+      expect(saved.grants.map((g: { path: string }) => g.path).sort()).toEqual(
+        dirs.map((d) => join(ws.secrets, `d${d}`)).sort(),
+      );
+      expect(saved.confirmations).toBe(dirs.length);
+      expect(readdirSync(join(dir, id))).toEqual(['grants.json']);
+    }
+  });
+
   it('a cancelled session stays cancelled after a restart', async () => {
     await guardFor(ws, { strategy: answering({ approved: false, cancelSession: true }).strategy, dir }).check(
       write('secrets/a'),
