@@ -427,9 +427,15 @@ export function createGuard(options: GuardOptions = {}): Guard {
 
     // Observers run after the verdict, on a frozen decision; their taps never throw and are time-bounded.
     const observe: Promise<void>[] = [];
-    if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, ctx));
+    // Observers may keep what they are given past this call (deferred delivery): hand them a frozen copy
+    // of the context, so a host reusing its context object cannot rewrite what was recorded.
+    const seen =
+      hooks.onDecision.taps.length > 0 || (action === 'deny' && hooks.onViolation.taps.length > 0)
+        ? Object.freeze({ ...ctx })
+        : ctx;
+    if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, seen));
     if (action === 'deny' && deny && hooks.onViolation.taps.length > 0) {
-      const violation: Violation = Object.freeze({ decision, call, ctx, finding: deny });
+      const violation: Violation = Object.freeze({ decision, call, ctx: seen, finding: deny });
       observe.push(hooks.onViolation.promise(violation));
     }
     if (observe.length > 0) await Promise.all(observe);

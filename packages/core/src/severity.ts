@@ -1,3 +1,4 @@
+import { isWithin } from './isWithin.js';
 import type { Access, Decision, Op } from './types.js';
 
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
@@ -53,10 +54,6 @@ export const DEFAULT_SEVERITY_RULES: readonly SeverityRule[] = Object.freeze([
   ...CREDENTIAL_FILES.map((basename) => ({ severity: 'high' as const, basename })),
 ]);
 
-function within(path: string, root: string): boolean {
-  return path === root || path.startsWith(`${root}/`);
-}
-
 /** Severity of one access: the highest matching rule, else medium for writes and low for reads. */
 export function accessSeverity(
   access: Pick<Access, 'op' | 'path' | 'realPath'>,
@@ -74,7 +71,7 @@ export function accessSeverity(
       if (rule.op !== undefined && rule.op !== access.op) continue;
       if (SEVERITY_ORDER[rule.severity] <= SEVERITY_ORDER[best]) continue;
       const hit =
-        (rule.under !== undefined && within(candidate, rule.under)) ||
+        (rule.under !== undefined && isWithin(candidate, rule.under)) ||
         (rule.component !== undefined && parts.includes(rule.component)) ||
         (rule.basename !== undefined && base === rule.basename);
       if (hit) best = rule.severity;

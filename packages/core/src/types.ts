@@ -19,6 +19,8 @@ export interface CallContext {
   home: string;
   /** Variables `$VAR` and `${VAR}` expand from; an unset variable makes a path uncertain. */
   env: Readonly<Record<string, string | undefined>>;
+  /** The human the agent acts for, when the host knows (audit and notifications report it). */
+  userId?: string;
 }
 
 export type Op = 'read' | 'write';

@@ -236,6 +236,19 @@ describe('invariant 3: observers cannot change or stall a decision', () => {
     expect(errors.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('observers get a frozen copy of the context: a host reusing its context cannot rewrite a record', async () => {
+    const kept: Array<{ cwd: string }> = [];
+    const keeper = plugin('keeper', (hooks) => {
+      hooks.onViolation.tap('x', (v) => void kept.push(v.ctx));
+    });
+    const g = createGuard({ plugins: [pathExtractor(), denyUnder('/etc'), keeper] });
+    const hostCtx = ctx({ cwd: '/ws' });
+    await g.check(call('read_file', { path: '/etc/passwd' }), hostCtx);
+    (hostCtx as { cwd: string }).cwd = '/elsewhere';
+    expect(kept[0]?.cwd).toBe('/ws');
+    expect(Object.isFrozen(kept[0])).toBe(true);
+  });
+
   it('a hanging observer delays the decision by at most the observer bound', async () => {
     const hang = plugin('hang', (hooks) => {
       hooks.onDecision.tapPromise('x', () => new Promise(() => {}));
