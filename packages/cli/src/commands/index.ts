@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAudit } from './audit.js';
 import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
@@ -11,6 +12,7 @@ import { registerWebhooks } from './webhooks.js';
  */
 export const commands: ReadonlyArray<(program: Command) => void> = [
   registerDemo,
+  registerAudit,
   registerWebhooks,
   registerCheck,
   registerExplain,
