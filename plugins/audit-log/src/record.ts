@@ -38,6 +38,8 @@ export interface AuditRecord {
   decisionId: string;
   decision: Decision['action'];
   sessionId: string;
+  /** The human the agent acts for, when the host knows. */
+  userId?: string;
   code?: string;
   plugin?: string;
   rule?: MatchedRule;
@@ -116,6 +118,7 @@ export function buildRecord(
     decisionId: decision.id,
     decision: decision.action,
     sessionId: ctx.sessionId,
+    ...(ctx.userId ? { userId: ctx.userId } : {}),
     ...(finding ? { code: finding.code } : {}),
     ...(finding?.plugin ? { plugin: finding.plugin } : {}),
     ...(rule ? { rule } : {}),

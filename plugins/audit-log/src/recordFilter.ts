@@ -7,6 +7,7 @@ export interface RecordFilter {
   file?: string;
   agentId?: string;
   sessionId?: string;
+  userId?: string;
   severity?: Severity | readonly Severity[];
   tool?: string;
   decision?: 'allow' | 'deny' | 'prompt';
@@ -62,6 +63,7 @@ export function compileFilter(
     if (level !== 'all' && r.level !== level) return false;
     if (filter.agentId !== undefined && r.agentId !== filter.agentId) return false;
     if (filter.sessionId !== undefined && r.sessionId !== filter.sessionId) return false;
+    if (filter.userId !== undefined && r.userId !== filter.userId) return false;
     if (filter.tool !== undefined && r.toolId !== filter.tool) return false;
     if (filter.code !== undefined && r.code !== filter.code) return false;
     if (filter.decision !== undefined && decisionOf(r) !== filter.decision) return false;

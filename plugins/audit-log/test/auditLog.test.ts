@@ -20,7 +20,7 @@ describe('auditLog: what is recorded', () => {
     const guard = createGuard({ plugins: [workspacePolicy(), audit] });
     const d = await guard.check(
       { tool: 'write_file', args: { path: '/etc/passwd', content: 'root::0:0' } },
-      context(root, { agentId: 'agent-research-bot', sessionId: 'sess-9' }),
+      context(root, { agentId: 'agent-research-bot', sessionId: 'sess-9', userId: 'user-123' }),
     );
     expect(d.action).toBe('deny');
     const [r] = lines(file); // read synchronously, right after check() resolved
@@ -31,6 +31,7 @@ describe('auditLog: what is recorded', () => {
       decisionId: d.id,
       agentId: 'agent-research-bot',
       sessionId: 'sess-9',
+      userId: 'user-123',
       toolId: 'write_file',
       operation: 'write',
       attemptedPath: '/etc/passwd',
