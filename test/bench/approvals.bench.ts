@@ -49,10 +49,26 @@ export default async function (): Promise<void> {
       mkdirSync(join(secrets, `d${i}`), { recursive: true });
       await many.check({ tool: 'write', args: { path: `secrets/d${i}/f` } }, ctx);
     }
+    // The floor set by core's onPrompt machinery: one tap that approves at once, no grants, no session state.
+    const floor = createGuard({
+      plugins: [
+        policy(secrets),
+        {
+          name: 'trivial-approver',
+          apply(hooks) {
+            hooks.onPrompt.tapPromise({}, async () => ({ approved: true }));
+          },
+        },
+      ],
+    });
     const medians = await runSuite('approvals: cost of a prompt-tier decision', [
       {
         name: 'allow (no prompt, reference)',
         fn: () => granted.check({ tool: 'write', args: { path: 'notes.txt' } }, ctx),
+      },
+      {
+        name: 'prompt answered by a trivial onPrompt tap (core floor)',
+        fn: () => floor.check({ tool: 'write', args: { path: 'secrets/deep/x' } }, ctx),
       },
       {
         name: 'prompt answered by a session grant',
@@ -73,9 +89,11 @@ export default async function (): Promise<void> {
     ]);
     const base = medians.get('allow (no prompt, reference)') ?? Number.NaN;
     const grant = medians.get('prompt answered by a session grant') ?? Number.NaN;
+    const core = medians.get('prompt answered by a trivial onPrompt tap (core floor)') ?? Number.NaN;
     console.log(
       `grant-answered prompt overhead over a plain allow: ${Math.round(grant - base)} ns/op (median)`,
     );
+    console.log(`of which above core's own onPrompt floor: ${Math.round(grant - core)} ns/op (median)`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -1,4 +1,3 @@
-export type { PreparedRequest } from './approvalRequest.js';
 export { approvals } from './approvals.js';
 export type { ApprovalsOptions } from './options.js';
 export type { Overlay, OverlayRule } from './overlayFile.js';
