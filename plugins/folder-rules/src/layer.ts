@@ -49,16 +49,24 @@ const PROBE_CTX = { cwd: '/tg-probe-ws', workspace: '/tg-probe-ws', home: '/tg-p
 function probes(policies: CompiledPolicy[]): string[] {
   const ev = policies.map((p) => createEvaluator(p, PROBE_CTX));
   const out = new Set<string>(['/tg-probe-unmatched/x']);
+  const concrete = (p: string) => p.replace(/\*\*?/g, 'x').replace(/[?[\]{}]/g, '');
+  const roots = new Set<string>(['/tg-probe-ws', '/tg-probe-home']);
+  const anywhere: string[] = [];
   for (const e of ev) {
     for (const patterns of e.expanded) {
       for (const p of patterns) {
         const root = staticPrefix(p);
+        roots.add(root);
         out.add(root);
         out.add(`${root}/x`);
-        out.add(p.replace(/\*\*?/g, 'x').replace(/[?[\]{}]/g, ''));
+        out.add(concrete(p));
+        if (p.startsWith('/**/')) anywhere.push(p.slice(3));
       }
     }
   }
+  // `**/.ssh/**` bites inside every granted root: probe it there.
+  for (const tail of anywhere)
+    for (const root of roots) out.add(concrete(`${root === '/' ? '' : root}${tail}`));
   return [...out];
 }
 

@@ -28,6 +28,20 @@ export interface LintOptions {
 
 const PROBE = { cwd: '/tg-lint-ws', workspace: '/tg-lint-ws', home: '/tg-lint-home', env: {} };
 
+function unbalanced(pattern: string): string | undefined {
+  let square = 0;
+  let curly = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (c === '[') square++;
+    else if (c === ']' && square > 0) square--;
+    else if (c === '{') curly++;
+    else if (c === '}' && curly > 0) curly--;
+  }
+  return square > 0 ? '[' : curly > 0 ? '{' : undefined;
+}
+
 function label(r: PolicyRule): string {
   return `${r.block ? '!' : ''}${r.pattern} (${r.block ? 'block' : r.access})`;
 }
@@ -51,6 +65,12 @@ export async function lint(policy: CompiledPolicy, options: LintOptions = {}): P
   const add = (level: LintFinding['level'], code: string, message: string, source: string) =>
     (level === 'error' ? errors : warnings).push({ level, code, message, source });
   const expanded: (string | undefined)[] = policy.rules.map((r) => {
+    // minimatch reads an unclosed `[` or `{` as a literal character: almost never what the author meant.
+    const unclosed = unbalanced(r.pattern);
+    if (unclosed) {
+      add('error', 'invalid-glob', `pattern ${r.pattern} has an unclosed "${unclosed}"`, r.source);
+      return undefined;
+    }
     try {
       compilePattern(r, PROBE);
       return expandPattern(r, PROBE);
