@@ -99,12 +99,15 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
           return { ...answer, reason: `${answer.reason ?? ''} (same request as a concurrent call)`.trim() };
         }
         const asking = askInTurn(s, p, o, api, warn, (rules) => {
-          overlayChain = overlayChain.then(() => appendOverlay(o.overlayFile!, rules));
-          return overlayChain.catch((error: unknown) => {
-            warn(`cannot persist grants to ${o.overlayFile}: ${(error as Error).message}`, {
-              file: o.overlayFile,
+          // The chain itself never rejects: one failed write must not fail every later one.
+          overlayChain = overlayChain
+            .then(() => appendOverlay(o.overlayFile!, rules))
+            .catch((error: unknown) => {
+              warn(`cannot persist grants to ${o.overlayFile}: ${(error as Error).message}`, {
+                file: o.overlayFile,
+              });
             });
-          });
+          return overlayChain;
         });
         s.inflight.set(p.key, asking);
         try {

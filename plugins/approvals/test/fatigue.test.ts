@@ -115,6 +115,10 @@ describe('persisting grants to a policy overlay', () => {
     expect((await guard.check(write('secrets/a'), ws.ctx('s1'))).action).toBe('allow');
     expect(readFileSync(overlayFile, 'utf8')).toBe('{"something": "else"}');
     expect(warnings[0]!.message).toMatch(/not an approvals overlay/);
+    // Once the user fixes the file, later approvals are written again (one failure does not stick).
+    writeFileSync(overlayFile, '{"version": 1, "rules": []}');
+    await guard.check(write('secrets/deep/b'), ws.ctx('s1'));
+    expect(JSON.parse(readFileSync(overlayFile, 'utf8')).rules).toHaveLength(1);
   });
 });
 
