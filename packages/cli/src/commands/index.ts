@@ -3,7 +3,9 @@ import { registerAudit } from './audit.js';
 import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
+import { registerHook } from './hook.js';
 import { registerLint } from './lint.js';
+import { registerMcp } from './mcp.js';
 import { registerWebhooks } from './webhooks.js';
 
 /**
@@ -17,4 +19,6 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerCheck,
   registerExplain,
   registerLint,
+  registerMcp,
+  registerHook,
 ];

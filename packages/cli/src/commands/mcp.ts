@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { createGateway, elicitationApprover, serveStdio, type UpstreamOptions } from '@toolgate/mcp';
+import type { Command } from 'commander';
+import { buildGuard } from '../buildGuard.js';
+import { UsageError } from '../exitCodes.js';
+import { APPROVAL_STRATEGIES, extraPlugins } from '../integrations/extraPlugins.js';
+
+export interface McpCommandOptions {
+  dialect: string;
+  policy: string;
+  audit?: string;
+  approvals?: string;
+  cwd?: string;
+  workspace?: string;
+  agent?: string;
+  url?: string;
+}
+
+function upstreamFrom(server: readonly string[], url: string | undefined): UpstreamOptions {
+  if (url !== undefined && server.length > 0)
+    throw new UsageError('give either --url or a server command after --, not both');
+  if (url !== undefined) return { url };
+  const [command, ...args] = server;
+  if (!command)
+    throw new UsageError('the MCP server to guard: toolgate mcp … -- <command> [args…] (or --url <url>)');
+  return { command, args };
+}
+
+/**
+ * Runs the gateway on this process's stdio until the client or the server goes away. Exit code 0 when the
+ * client ended the session, 1 when the server died under it.
+ */
+export async function runMcp(server: readonly string[], options: McpCommandOptions): Promise<number> {
+  const upstream = upstreamFrom(server, options.url);
+  const elicitation = elicitationApprover();
+  const { guard, ctx } = buildGuard({
+    dialect: options.dialect,
+    policy: options.policy,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    // Elicitation first (the human behind the client), then the configured strategy for clients without it.
+    plugins: [elicitation, ...extraPlugins(options)],
+  });
+  // Validated here so a bad flag is a usage error before anything is spawned.
+  createGateway({ guard, ctx, upstream, onError: () => {} });
+  const gateway = await serveStdio({
+    guard,
+    elicitation,
+    upstream,
+    ctxFor: (client) => ({
+      ...ctx,
+      sessionId: randomUUID(),
+      agentId: options.agent ?? client.name ?? 'mcp-client',
+    }),
+  });
+  return gateway.closedBy === 'upstream' ? 1 : 0;
+}
+
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp')
+    .description(
+      'Guard an MCP server: speak MCP on stdio, judge every tools/call with the policy, relay the rest',
+    )
+    .requiredOption(
+      '--dialect <dialect>',
+      'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang)',
+    )
+    .requiredOption('--policy <file>', 'policy file')
+    .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
+    .option(
+      '--approvals <strategy>',
+      `who answers prompts the client cannot ask about: ${APPROVAL_STRATEGIES.join(' | ')}`,
+      'auto-deny',
+    )
+    .option('--cwd <dir>', 'directory relative paths are resolved against (default: this process’s)')
+    .option('--workspace <dir>', 'the workspace root (default: --cwd)')
+    .option('--agent <id>', 'agent id (and per-agent overlay in the policy)')
+    .option('--url <url>', 'guard a Streamable-HTTP MCP server at this URL instead of spawning one')
+    .argument('[server...]', 'the server command and its arguments, after --')
+    .action(async (server: string[], options: McpCommandOptions) => {
+      process.exitCode = await runMcp(server, options);
+    });
+}

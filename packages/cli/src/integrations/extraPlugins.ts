@@ -1,0 +1,49 @@
+import { openSync } from 'node:fs';
+import { ReadStream, WriteStream } from 'node:tty';
+import { approvals, autoAllow, autoDeny, tty } from '@toolgate/approvals';
+import { auditLog } from '@toolgate/audit-log';
+import type { GuardPlugin } from '@toolgate/core';
+import { UsageError } from '../exitCodes.js';
+
+export const APPROVAL_STRATEGIES = ['auto-deny', 'auto-allow', 'tty'] as const;
+export type ApprovalStrategyName = (typeof APPROVAL_STRATEGIES)[number];
+
+export interface ExtraPluginOptions {
+  /** Audit trail file (every decision). */
+  audit?: string;
+  approvals?: string;
+}
+
+/**
+ * The terminal the user sits at, opened directly: for `mcp` and `hook`, stdin and stdout are the protocol
+ * channel, so a question asked there would corrupt it (and an answer read there would be a client message).
+ */
+function controllingTerminal(): { input: ReadStream; output: WriteStream } {
+  try {
+    const fd = openSync('/dev/tty', 'r+');
+    return { input: new ReadStream(fd), output: new WriteStream(fd) };
+  } catch (error) {
+    throw new UsageError(
+      `--approvals tty needs a controlling terminal (/dev/tty): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** Audit-log and approvals plugins from the integration commands' flags (`--audit`, `--approvals`). */
+export function extraPlugins(options: ExtraPluginOptions): GuardPlugin[] {
+  const plugins: GuardPlugin[] = [];
+  if (options.audit !== undefined) {
+    if (options.audit.trim() === '') throw new UsageError('--audit must name a file');
+    plugins.push(auditLog({ file: options.audit, level: 'all' }));
+  }
+  const name = options.approvals ?? 'auto-deny';
+  if (!(APPROVAL_STRATEGIES as readonly string[]).includes(name)) {
+    throw new UsageError(
+      `--approvals must be one of ${APPROVAL_STRATEGIES.join(', ')}, got ${JSON.stringify(name)}`,
+    );
+  }
+  const strategy =
+    name === 'auto-allow' ? autoAllow() : name === 'tty' ? tty(controllingTerminal()) : autoDeny();
+  plugins.push(approvals({ strategy }));
+  return plugins;
+}

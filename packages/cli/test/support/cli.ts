@@ -1,0 +1,25 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI: these tests run what users run (the root `test` script builds first). */
+export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+/** The real MCP filesystem server (a dev dependency of @toolgate/mcp), run with node. */
+export const FILESYSTEM_SERVER = createRequire(new URL('../../../mcp/package.json', import.meta.url)).resolve(
+  '@modelcontextprotocol/server-filesystem/dist/index.js',
+);
+
+export function spawnCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+export function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
