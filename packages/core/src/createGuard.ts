@@ -39,6 +39,12 @@ export interface PluginApi {
 /** A plugin: a name and a function that taps hooks. Factories validate options and compile before returning one. */
 export interface GuardPlugin {
   readonly name: string;
+  /**
+   * This plugin judges the paths a call touches. When no installed plugin says so, a call that touches paths
+   * gets the guard's `unguarded` answer (default deny) — a plugin that merely taps `beforeToolCall` for
+   * another reason does not make the guard think a policy is in place.
+   */
+  readonly policy?: boolean;
   apply(hooks: PluginHooks, api: PluginApi): void;
 }
 
@@ -195,6 +201,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const sessions = new Map<string, Map<string, unknown>>();
   let frozen = false;
   let hasPolicy = false;
+  const policies: string[] = [];
 
   const report = (event: string, payload: unknown) => {
     // An observer of events that throws must not break the guard either.
@@ -237,6 +244,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     }
     plugin.apply(createPluginHooks(hooks, plugin.name, assertOpen), api);
     names.push(plugin.name);
+    if (plugin.policy === true) policies.push(plugin.name);
     return guard;
   };
 
@@ -248,7 +256,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const freeze = () => {
     if (frozen) return;
     frozen = true;
-    hasPolicy = hooks.beforeToolCall.taps.length > 0;
+    hasPolicy = policies.length > 0 || hooks.beforeToolCall.taps.length > 0;
     collectSync = hooks.collectAccesses.taps.every((t) => t.type === 'sync');
     beforeSync = hooks.beforeToolCall.taps.every((t) => t.type === 'sync');
   };
@@ -351,7 +359,9 @@ export function createGuard(options: GuardOptions = {}): Guard {
     let action: Verdict = verdict;
     let approval: ApprovalOutcome | undefined;
     if (verdict === 'prompt' && checkOpts.resolvePrompts !== false) {
+      const settled = new AbortController();
       const request: PromptRequest = {
+        signal: settled.signal,
         id,
         call,
         ctx,
@@ -399,6 +409,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
                 plugin: error.plugin,
               }
             : finding;
+      } finally {
+        settled.abort();
       }
       action = deny ? 'deny' : 'allow';
     }

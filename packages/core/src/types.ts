@@ -153,6 +153,11 @@ export interface PromptRequest {
   ctx: CallContext;
   findings: PromptFinding[];
   accesses: Access[];
+  /**
+   * Aborted once the prompt is settled by anyone (another approver, a timeout, core's own bound): a strategy
+   * still asking should withdraw its question.
+   */
+  signal: AbortSignal;
 }
 
 export interface PromptAnswer {

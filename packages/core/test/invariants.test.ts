@@ -196,6 +196,20 @@ describe('invariant 2: fail closed', () => {
     expect(d.reasons[0]?.code).toBe('PROMPT_TIMEOUT');
   });
 
+  it('an approver still asking is told to withdraw (request.signal) once the prompt is settled', async () => {
+    let signal: AbortSignal | undefined;
+    const p = plugin('asker', (hooks) => {
+      hooks.beforeToolCall.tap('x', () => ({ action: 'prompt', code: 'PATH_PROMPT', reason: 'ask' }));
+      hooks.onPrompt.tapPromise('x', (request) => {
+        signal = request.signal;
+        return new Promise(() => {});
+      });
+    });
+    const d = await createGuard({ plugins: [p], timeouts: { onPrompt: 30 } }).check(call(), ctx());
+    expect(d.reasons[0]?.code).toBe('PROMPT_TIMEOUT');
+    expect(signal?.aborted).toBe(true);
+  });
+
   it('a call that touches paths with no policy installed ⇒ DENY by default; the user may choose otherwise', async () => {
     const d = await createGuard({ plugins: [pathExtractor()] }).check(call(), ctx());
     expect(d.reasons[0]?.code).toBe('NO_POLICY');
