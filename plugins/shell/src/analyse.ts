@@ -1,0 +1,512 @@
+import {
+  type Access,
+  type CallContext,
+  createAccess,
+  expandPath,
+  type Op,
+  type ResolvedPath,
+  resolvePath,
+  uncertainAccess,
+} from '@toolgate/core';
+import type { Node, Redirect, Script, WordRef } from './ast.js';
+import { commandTable } from './commands/table.js';
+import { type Expanded, expandAssignment, expandWord, type Field, type Lookup } from './expandWord.js';
+import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
+import { findMetacharacters } from './findMetacharacters.js';
+import { ShellParseError } from './parseError.js';
+import { parseScript } from './parseScript.js';
+import { unknownCommand } from './unknownCommand.js';
+
+type VarValue = readonly string[] | null | 'unset';
+
+/** What the shell knows at one point: possible cwds (`null` = unknown) and variables. */
+interface ShellState {
+  cwds: (string | null)[];
+  vars: Map<string, VarValue>;
+  /** Functions defined so far → whether calling them may change the cwd. */
+  funcs: Map<string, boolean>;
+}
+
+const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+function cloneState(s: ShellState): ShellState {
+  return { cwds: [...s.cwds], vars: new Map(s.vars), funcs: new Map(s.funcs) };
+}
+
+function union<T>(a: readonly T[], b: readonly T[]): T[] {
+  const out = [...a];
+  for (const x of b) if (!out.includes(x)) out.push(x);
+  return out;
+}
+
+function mergeVar(a: VarValue | undefined, b: VarValue | undefined): VarValue | undefined {
+  if (a === b) return a;
+  if (a === null || b === null) return null;
+  if (a === undefined || a === 'unset' || b === undefined || b === 'unset') return null;
+  return union(a, b);
+}
+
+/** Merges the states at the end of alternative branches: any of them may be the one that ran. */
+function merge(states: ShellState[]): ShellState {
+  const first = states[0]!;
+  const out = cloneState(first);
+  for (const s of states.slice(1)) {
+    out.cwds = union(out.cwds, s.cwds);
+    const names = new Set([...out.vars.keys(), ...s.vars.keys()]);
+    for (const n of names) {
+      const m = mergeVar(out.vars.get(n), s.vars.get(n));
+      if (m === undefined) out.vars.delete(n);
+      else out.vars.set(n, m);
+    }
+    for (const [n, cd] of s.funcs) out.funcs.set(n, (out.funcs.get(n) ?? false) || cd);
+  }
+  if (out.cwds.length > 8) out.cwds = [null];
+  return out;
+}
+
+/** Walks a parsed script with the state a shell would have, turning every command into accesses. */
+export class Analyser {
+  readonly accesses: Access[] = [];
+  readonly unknown: string[] = [];
+  /** Metacharacters of nested scripts (`bash -c '$(…)'`), for the strict dialect. */
+  readonly metacharacters: string[] = [];
+  private readonly seen = new Set<string>();
+  private readonly memo = new Map<string, ResolvedPath>();
+  private state: ShellState;
+  private readonly maxDepth: number;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly ctx: CallContext,
+    private readonly options: ExtractOptions,
+    cwd: string | null,
+  ) {
+    this.state = { cwds: [cwd], vars: new Map(), funcs: new Map() };
+    this.maxDepth = options.maxDepth ?? 8;
+    this.prefix = options.originPrefix ?? 'shell';
+  }
+
+  // ---------- accesses ----------
+
+  push(a: Access): void {
+    const key = `${a.op}\0${a.scope}\0${a.path}\0${a.realPath}\0${a.origin}\0${a.certain}\0${a.onLink ? 1 : 0}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.accesses.push(a);
+  }
+
+  uncertain(raw: string, op: Op, origin: string, reason: string): void {
+    this.push(uncertainAccess(raw || '?', op, `${this.prefix}:${origin}`, reason));
+  }
+
+  private resolve(value: string, cwd: string, tilde: boolean, followFinal: boolean): ResolvedPath {
+    // Memoised for this extraction only: a link may change between two calls.
+    const key = `${cwd}\0${tilde ? 1 : 0}${followFinal ? 1 : 0}\0${value}`;
+    let hit = this.memo.get(key);
+    if (!hit) {
+      hit = resolvePath(value, { ...this.ctx, cwd }, { tilde, vars: false, followFinal });
+      this.memo.set(key, hit);
+    }
+    return hit;
+  }
+
+  emit(f: Field, op: Op, origin: string, o: EmitOptions = {}): void {
+    if (f.pipe) return;
+    if (f.under) {
+      if (f.under.length === 0) this.uncertain(f.raw, op, origin, 'the paths it stands for are unknown');
+      for (const root of f.under) this.emit(root, op, origin, { ...o, scope: 'subtree' });
+      return;
+    }
+    const full = `${this.prefix}:${origin}`;
+    if (f.uncertain !== undefined) {
+      this.push(uncertainAccess(f.raw || '?', op, full, f.uncertain, o.scope ?? 'path'));
+      return;
+    }
+    let value = f.value;
+    let scope = o.scope ?? 'path';
+    let followFinal = o.followFinal ?? true;
+    if (f.glob >= 0) {
+      // A glob touches whatever it matches: judge its static directory as a subtree.
+      const slash = value.lastIndexOf('/', f.glob);
+      value = slash === -1 ? '.' : slash === 0 ? '/' : value.slice(0, slash);
+      scope = 'subtree';
+      followFinal = true;
+    }
+    if (value === '') return;
+    // Core substitutes `<workspace>`; in a shell word it is a literal file name.
+    if (value.startsWith('<workspace>')) value = `./${value}`;
+    const absolute = value.startsWith('/') || f.tilde;
+    const cwds = absolute ? [this.ctx.cwd] : this.state.cwds;
+    for (const cwd of cwds) {
+      if (cwd === null) {
+        this.push(uncertainAccess(f.raw, op, full, 'relative path after a cd to an unknown directory', scope));
+        continue;
+      }
+      const resolved = this.resolve(value, cwd, f.tilde, followFinal);
+      const access = createAccess(value, op, { ...this.ctx, cwd }, { origin: full, scope, followFinal }, resolved);
+      access.raw = f.raw;
+      this.push(access);
+    }
+  }
+
+  exists(f: Field): boolean {
+    if (f.uncertain !== undefined || f.value === '' || f.pipe) return false;
+    const cwd = this.state.cwds[0];
+    if (cwd == null) return false;
+    try {
+      return this.resolve(f.value, cwd, f.tilde, true).exists;
+    } catch {
+      return false;
+    }
+  }
+
+  resolveDir(f: Field): string | null {
+    const cwd = f.value.startsWith('/') || f.tilde ? this.ctx.cwd : this.state.cwds.length === 1 ? this.state.cwds[0] : null;
+    if (cwd == null || f.uncertain !== undefined) return null;
+    const r = this.resolve(f.value, cwd, f.tilde, true);
+    return r.certain ? r.real : null;
+  }
+
+  // ---------- variables ----------
+
+  lookup: Lookup = (name) => {
+    const v = this.state.vars.get(name);
+    if (v !== undefined) return v === 'unset' ? undefined : v;
+    const env = this.ctx.env[name];
+    if (env !== undefined) return [env];
+    if (name === 'HOME') return [this.ctx.home];
+    if (name === 'PWD') {
+      const c = this.state.cwds;
+      return c.length === 1 && c[0] !== null ? [c[0]!] : null;
+    }
+    return undefined;
+  };
+
+  setVar(name: string, values: readonly string[] | null): void {
+    this.state.vars.set(name, values);
+  }
+
+  // ---------- words ----------
+
+  text(w: WordRef, src: string): string {
+    return src.slice(w.s, w.e);
+  }
+
+  expand(raw: string, depth: number): Field[] {
+    let ex: Expanded;
+    try {
+      ex = expandWord(raw, this.lookup);
+    } catch (err) {
+      if (!(err instanceof ShellParseError)) throw err;
+      return [{ value: raw, raw, glob: -1, tilde: false, uncertain: `cannot parse word: ${err.message}` }];
+    }
+    for (const n of ex.nested) this.nestedScript(n.text, depth + 1, n.origin, true);
+    return ex.fields;
+  }
+
+  // ---------- scripts ----------
+
+  /** Analyses nested code. `isolated`: runs in a subshell (its cd and assignments do not leak). */
+  nestedScript(text: string, depth: number, via: string, isolated: boolean): void {
+    if (depth > this.maxDepth) {
+      this.uncertain(text, 'write', via, `nested code deeper than ${this.maxDepth} levels`);
+      return;
+    }
+    let script: Script;
+    try {
+      script = parseScript(text);
+    } catch (err) {
+      if (!(err instanceof ShellParseError)) throw err;
+      this.uncertain(text, 'write', via, `cannot parse nested command: ${err.message}`);
+      return;
+    }
+    for (const m of findMetacharacters(text)) if (!this.metacharacters.includes(m)) this.metacharacters.push(m);
+    const saved = isolated ? cloneState(this.state) : undefined;
+    this.script(script, depth);
+    if (saved) this.state = saved;
+  }
+
+  script(script: Script, depth: number): void {
+    for (const h of script.heredocs) {
+      if (!h.expands) continue;
+      const body = script.src.slice(h.s, h.e);
+      if (body.includes('$(') || body.includes('`')) {
+        // A heredoc body is data, but an unquoted one still runs its command substitutions.
+        this.expand(`"${body.replace(/"/g, '\\"')}"`, depth);
+      }
+    }
+    this.run(script.root, script.src, depth);
+  }
+
+  private alternatives(branches: (() => void)[], includeStart: boolean): void {
+    const start = cloneState(this.state);
+    const ends: ShellState[] = includeStart ? [start] : [];
+    for (const b of branches) {
+      this.state = cloneState(start);
+      b();
+      ends.push(this.state);
+    }
+    this.state = merge(ends);
+  }
+
+  private loop(body: () => void): void {
+    // Zero, one or more iterations: two passes reach what a loop can change; more change ⇒ unknown.
+    this.alternatives([body], true);
+    const once = cloneState(this.state);
+    this.alternatives([body], true);
+    if (this.state.cwds.length !== once.cwds.length) this.state.cwds = union(this.state.cwds, [null]);
+    for (const [n, v] of this.state.vars) {
+      const before = once.vars.get(n);
+      if (v !== before && !(Array.isArray(v) && Array.isArray(before) && v.length === before.length)) {
+        this.state.vars.set(n, null);
+      }
+    }
+  }
+
+  private redirects(list: readonly Redirect[], src: string, depth: number): void {
+    for (const r of list) {
+      const raw = this.text(r.target, src);
+      if (r.kind === 'heredoc') continue;
+      const fields = this.expand(raw, depth);
+      if (r.kind === 'herestring') continue;
+      for (const f of fields) {
+        if (r.kind === 'dup') {
+          // `2>&1`, `>&-`: file descriptors; `>&file` (bash) writes the file.
+          if (/^(?:\d+-?|-)$/.test(f.value) && f.uncertain === undefined) continue;
+          this.emit(f, r.op === '<&' ? 'read' : 'write', 'redirect');
+          continue;
+        }
+        const op: Op = r.op === '<' ? 'read' : 'write';
+        this.emit(f, op, 'redirect');
+      }
+      if (fields.length !== 1 && r.kind !== 'dup') this.uncertain(raw, 'write', 'redirect', 'ambiguous redirect');
+    }
+  }
+
+  run(node: Node, src: string, depth: number): void {
+    switch (node.t) {
+      case 'cmd':
+        this.command(node, src, depth);
+        return;
+      case 'seq':
+        for (const n of node.items) this.run(n, src, depth);
+        return;
+      case 'and':
+      case 'or':
+        this.run(node.left, src, depth);
+        this.alternatives([() => this.run(node.right, src, depth)], true);
+        return;
+      case 'pipe':
+      case 'bg': {
+        // Every part of a pipeline, and a background job, runs in a subshell.
+        const items = node.t === 'pipe' ? node.items : [node.node];
+        for (const n of items) {
+          const saved = cloneState(this.state);
+          this.run(n, src, depth);
+          this.state = saved;
+        }
+        return;
+      }
+      case 'subshell': {
+        this.redirects(node.redirects, src, depth);
+        const saved = cloneState(this.state);
+        this.run(node.body, src, depth);
+        this.state = saved;
+        return;
+      }
+      case 'group':
+        this.redirects(node.redirects, src, depth);
+        this.run(node.body, src, depth);
+        return;
+      case 'if':
+        this.redirects(node.redirects, src, depth);
+        this.run(node.clause, src, depth);
+        this.alternatives(
+          [() => this.run(node.then, src, depth), () => node.else && this.run(node.else, src, depth)],
+          false,
+        );
+        return;
+      case 'loop':
+        this.redirects(node.redirects, src, depth);
+        this.run(node.clause, src, depth);
+        this.loop(() => {
+          this.run(node.body, src, depth);
+          this.run(node.clause, src, depth);
+        });
+        return;
+      case 'for': {
+        this.redirects(node.redirects, src, depth);
+        let values: string[] | null = [];
+        if (!node.list) values = null;
+        else {
+          for (const w of node.list) {
+            for (const f of this.expand(this.text(w, src), depth)) {
+              if (f.uncertain !== undefined || f.glob >= 0) values = null;
+              else values?.push(f.value);
+            }
+          }
+        }
+        if (values !== null && values.length === 0) return;
+        this.setVar(node.name, values);
+        this.loop(() => this.run(node.body, src, depth));
+        return;
+      }
+      case 'case': {
+        this.redirects(node.redirects, src, depth);
+        this.expand(this.text(node.word, src), depth);
+        const branches = node.items.map((item) => () => item.body && this.run(item.body, src, depth));
+        this.alternatives(branches, true);
+        return;
+      }
+      case 'func': {
+        // Analysed where defined, with unknown arguments; a call only matters if the body changes the cwd.
+        const saved = cloneState(this.state);
+        this.redirects(node.redirects, src, depth);
+        this.run(node.body, src, depth);
+        const cd = this.state.cwds.length !== saved.cwds.length || this.state.cwds.some((c, k) => c !== saved.cwds[k]);
+        this.state = saved;
+        this.state.funcs.set(node.name, cd);
+        return;
+      }
+      case 'arith': {
+        const text = this.text(node.text, src);
+        if (text.includes('$(') || text.includes('`')) {
+          this.uncertain(text, 'write', 'arithmetic', 'command substitution inside ((…))');
+        }
+        return;
+      }
+    }
+  }
+
+  private command(node: Extract<Node, { t: 'cmd' }>, src: string, depth: number): void {
+    // Assignments: values are tracked for what follows (or for this command only, with a command).
+    const temp: [string, string[] | null][] = [];
+    for (const a of node.assigns) {
+      const text = this.text(a, src);
+      const name = NAME.exec(text)?.[0] ?? '';
+      const valueText = text.slice(text.indexOf('=') + 1);
+      const r = expandAssignment(valueText, this.lookup);
+      for (const n of r.nested) this.nestedScript(n.text, depth + 1, n.origin, true);
+      let values = r.values;
+      if (values && valueText.startsWith('~')) {
+        values = values.map((v) => expandPath(v, this.ctx, { vars: false }).value);
+      }
+      if (text.includes('+=') || text.includes('[')) values = null;
+      temp.push([name, values]);
+    }
+    if (node.words.length === 0) {
+      for (const [n, v] of temp) this.setVar(n, v);
+      this.redirects(node.redirects, src, depth);
+      return;
+    }
+    // `X=/etc cat $X/passwd`: bash expands the *old* value of X in the arguments; judge both.
+    const saved = new Map<string, VarValue | undefined>();
+    for (const [n, v] of temp) {
+      const old = this.lookup(n);
+      saved.set(n, this.state.vars.get(n));
+      const uses = node.words.some((w) => new RegExp(`\\$\\{?${n}\\b`).test(this.text(w, src)));
+      if (uses && (old === null || old === undefined)) {
+        this.uncertain(`$${n}`, 'write', 'assign', `$${n} in the arguments expands its value before this assignment, which is not known`);
+      }
+      this.state.vars.set(n, v === null ? null : old ? union(v, old) : v);
+    }
+    const fields: Field[] = [];
+    for (const w of node.words) fields.push(...this.expand(this.text(w, src), depth));
+    this.redirects(node.redirects, src, depth);
+    for (const [n, v] of saved) {
+      if (v === undefined) this.state.vars.delete(n);
+      else this.state.vars.set(n, v);
+    }
+    this.exec(fields, depth);
+  }
+
+  /** Runs argv: looks the command up and hands it its operands. */
+  exec(fields: readonly Field[], depth: number): void {
+    const head = fields[0];
+    if (!head) return;
+    const args = fields.slice(1);
+    if (head.uncertain !== undefined || head.glob >= 0) {
+      this.uncertain(head.raw, 'write', 'command', head.uncertain ?? 'the command name is a glob');
+      this.unknownOperands('unknown', args);
+      return;
+    }
+    let name = head.value;
+    const slash = name.lastIndexOf('/');
+    if (slash !== -1) {
+      const dir = name.slice(0, slash) || '/';
+      if (BIN_DIRS.has(dir)) name = name.slice(slash + 1);
+      else {
+        // A script or program by path: it is read (executed), and what it does is unknown.
+        this.emit(head, 'read', `${name}:exec`);
+        this.unknown.push(name);
+        this.unknownOperands(name, args);
+        return;
+      }
+    }
+    if (this.state.funcs.has(name)) {
+      if (this.state.funcs.get(name)) this.state.cwds = [null];
+      return;
+    }
+    const handler = commandTable.get(name);
+    if (!handler) {
+      if (!this.unknown.includes(name)) this.unknown.push(name);
+      this.unknownOperands(name, args);
+      return;
+    }
+    handler(this.context(name, args, depth));
+  }
+
+  unknownOperands(name: string, args: readonly Field[]): void {
+    unknownCommand(args, this.contextFor(name, args, 0));
+  }
+
+  private contextFor(name: string, args: readonly Field[], depth: number): CommandContext {
+    return this.context(name, args, depth);
+  }
+
+  private context(name: string, args: readonly Field[], depth: number): CommandContext {
+    const origin = (o?: EmitOptions) => `${name}:${o?.tag ?? 'argv'}`;
+    const self = this;
+    return {
+      name,
+      args,
+      read: (f, o) => self.emit(f, 'read', origin(o), o),
+      write: (f, o) => self.emit(f, 'write', origin(o), o),
+      emit: (f, op, o) => self.emit(f, op, origin(o), o),
+      uncertain: (reason, op = 'write', raw = name) => self.uncertain(raw, op, `${name}`, reason),
+      unknownOperands: (fs) => unknownCommand(fs, self.context(name, fs, depth)),
+      exec: (argv) => {
+        if (depth + 1 > self.maxDepth) self.uncertain(name, 'write', name, 'wrappers nested too deep');
+        else self.exec(argv, depth + 1);
+      },
+      script: (text, via) => self.nestedScript(text, depth + 1, via, true),
+      chdir: (target) => self.chdir(target),
+      setVar: (n, v) => self.setVar(n, v),
+      exists: (f) => self.exists(f),
+      resolveDir: (f) => self.resolveDir(f),
+      under: (roots, raw) => ({ value: raw, raw, glob: -1, tilde: false, under: roots }),
+      fromStdin: (raw) => ({ value: raw, raw, glob: -1, tilde: false, uncertain: `${name} takes its operands from stdin` }),
+    };
+  }
+
+  chdir(target: Field | null): void {
+    if (target === null || target.uncertain !== undefined || target.glob >= 0 || target.value === '-') {
+      this.state.cwds = [null];
+      return;
+    }
+    const next: (string | null)[] = [];
+    const absolute = target.value.startsWith('/') || target.tilde;
+    for (const cwd of absolute ? [this.ctx.cwd] : this.state.cwds) {
+      if (cwd === null) {
+        next.push(null);
+        continue;
+      }
+      const r = this.resolve(target.value, cwd, target.tilde, true);
+      // `cd` is logical: `cd link/..` returns beside the link, where the kernel would not. Unknown then.
+      if (!r.certain || r.real === null || (r.hops.length > 0 && /(^|\/)\.\.(\/|$)/.test(target.value))) next.push(null);
+      else next.push(r.real);
+    }
+    this.state.cwds = union([], next);
+  }
+}

@@ -1,0 +1,65 @@
+import { type ArgSpec, has, type ParsedArgs, parseArgs } from '../argv.js';
+import type { Field } from '../expandWord.js';
+import type { CommandContext, CommandHandler, EmitOptions } from '../extractTypes.js';
+
+/** What a command does to a path: `delete` acts on a link itself (rm, unlink), not its target. */
+export type Role = 'read' | 'write' | 'delete' | 'none';
+
+export interface SimpleSpec extends ArgSpec {
+  /** What every operand is (default `read`). */
+  operands?: Role;
+  /** Leading operands that are not paths (chmod's mode, grep's pattern). */
+  skip?: number;
+  /** Options that supply the skipped operand instead (grep `-e`), so nothing is skipped when present. */
+  skipUnless?: readonly string[];
+  /** Options that make operands recursive: judged as subtrees. */
+  recursive?: readonly string[];
+  /** Operands are always subtrees (du, tree, rg). */
+  subtree?: boolean;
+  /** Option → role of its argument: `{ '-o': 'write', '--output': 'write' }`. */
+  pathOpts?: Readonly<Record<string, Role>>;
+  /** With no operands the command works on this path (`ls` → `.`). */
+  defaultOperand?: string;
+  /** Options that turn operands into writes (`sed -i`, `sort -o` is a pathOpt instead). */
+  writeWith?: readonly string[];
+}
+
+export function literal(value: string): Field {
+  return { value, raw: value, glob: -1, tilde: false };
+}
+
+export function emitRole(cx: CommandContext, f: Field, role: Role, o: EmitOptions = {}): void {
+  if (role === 'none') return;
+  if (role === 'read') cx.read(f, o);
+  else if (role === 'write') cx.write(f, o);
+  else cx.write(f, { ...o, followFinal: false });
+}
+
+/** Emits accesses for option arguments that are paths, and for unknown `--x=/path` options. */
+export function emitOptions(cx: CommandContext, p: ParsedArgs, pathOpts: SimpleSpec['pathOpts']): void {
+  for (const o of p.opts) {
+    const role = pathOpts?.[o.name];
+    if (role && o.value) emitRole(cx, o.value, role, { tag: o.name.replace(/^-+/, '') });
+  }
+  if (p.strays.length > 0) cx.unknownOperands(p.strays);
+}
+
+/** A command described by data: which options take arguments, which are paths, what operands are. */
+export function simple(spec: SimpleSpec): CommandHandler {
+  return (cx) => {
+    const p = parseArgs(cx.args, spec);
+    emitOptions(cx, p, spec.pathOpts);
+    const skip = spec.skipUnless && has(p, ...spec.skipUnless) ? 0 : (spec.skip ?? 0);
+    let operands = p.operands.slice(skip);
+    const recursive = spec.subtree || (spec.recursive !== undefined && has(p, ...spec.recursive));
+    if (operands.length === 0 && spec.defaultOperand !== undefined && (recursive || !spec.recursive)) {
+      operands = [literal(spec.defaultOperand)];
+    }
+    let role = spec.operands ?? 'read';
+    if (spec.writeWith && has(p, ...spec.writeWith)) role = 'write';
+    for (const f of operands) emitRole(cx, f, role, recursive ? { scope: 'subtree' } : {});
+  };
+}
+
+/** Handler for commands that touch no paths at all (echo, true, sleep…). */
+export const noPaths: CommandHandler = () => {};

@@ -1,0 +1,29 @@
+import type { CommandHandler } from '../extractTypes.js';
+import { archives } from './archives.js';
+import { buildTools } from './buildTools.js';
+import { builtins } from './builtins.js';
+import { copyMove } from './copyMove.js';
+import { editors } from './editors.js';
+import { findXargs } from './findXargs.js';
+import { interpreters } from './interpreters.js';
+import { network } from './network.js';
+import { readers } from './readers.js';
+import { wrappers } from './wrappers.js';
+import { writers } from './writers.js';
+
+/** Every command we know the argv semantics of. Anything else is an unknown command. */
+export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
+  Object.entries({
+    ...builtins,
+    ...readers,
+    ...writers,
+    ...copyMove,
+    ...archives,
+    ...network,
+    ...editors,
+    ...wrappers,
+    ...interpreters,
+    ...findXargs,
+    ...buildTools,
+  }),
+);

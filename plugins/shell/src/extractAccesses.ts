@@ -1,0 +1,43 @@
+import { type CallContext, ToolgateError, uncertainAccess, describeValue } from '@toolgate/core';
+import { Analyser } from './analyse.js';
+import type { ExtractOptions, Extraction } from './extractTypes.js';
+import { findMetacharacters } from './findMetacharacters.js';
+import { ShellParseError } from './parseError.js';
+import { parseScript } from './parseScript.js';
+
+/**
+ * Every path a shell command can touch, as core `Access`es, or an honest "unknown": a construct we cannot
+ * analyse yields an uncertain access (never an empty list). Pure apart from reading the filesystem to
+ * resolve symlinks; paths resolve against `ctx.cwd` and then against wherever `cd` leads.
+ *
+ * @example
+ * ```ts
+ * import { extractAccesses } from '@toolgate/shell';
+ * const { accesses } = extractAccesses('cd /etc && cat passwd > /tmp/x', ctx);
+ * // read /etc (cd), read /etc/passwd, write /tmp/x
+ * ```
+ */
+export function extractAccesses(command: string, ctx: CallContext, options: ExtractOptions = {}, cwd: string | null = ctx.cwd): Extraction {
+  if (typeof command !== 'string') {
+    throw new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', `extractAccesses: command must be a string, got ${describeValue(command)}`);
+  }
+  const analyser = new Analyser(ctx, options, cwd);
+  const prefix = options.originPrefix ?? 'shell';
+  const metacharacters = findMetacharacters(command);
+  try {
+    const script = parseScript(command);
+    analyser.script(script, 0);
+  } catch (err) {
+    if (!(err instanceof ShellParseError) && !(err instanceof RangeError)) throw err;
+    // Fail closed: a command we cannot parse may touch anything.
+    analyser.push(uncertainAccess(command || '?', 'write', `${prefix}:parse`, `cannot parse the command: ${err.message}`));
+  }
+  for (const m of analyser.metacharacters) if (!metacharacters.includes(m)) metacharacters.push(m);
+  const accesses = analyser.accesses;
+  return {
+    accesses,
+    uncertain: accesses.some((a) => !a.certain),
+    metacharacters,
+    unknownCommands: analyser.unknown,
+  };
+}

@@ -1,0 +1,64 @@
+import type { Access, Op, Scope } from '@toolgate/core';
+import type { Field } from './expandWord.js';
+
+export type UnknownCommands = 'write' | 'prompt' | 'deny';
+export type Metacharacters = 'analyse' | 'deny';
+
+export interface ExtractOptions {
+  /** How path-like operands of commands not in the table are treated (default `write`). */
+  unknownCommands?: UnknownCommands;
+  /** How deep `bash -c`, `eval`, `$(…)` may nest before the rest is uncertain (default 8). */
+  maxDepth?: number;
+  /** Origin prefix for accesses, default `shell`. */
+  originPrefix?: string;
+}
+
+export interface Extraction {
+  accesses: Access[];
+  /** Whether any access is uncertain (the call will be denied or prompted). */
+  uncertain: boolean;
+  /** Metacharacter constructs present in the text (`$(`, backtick, `<(`, `<<<`, `eval`, `source`…). */
+  metacharacters: string[];
+  /** Commands that are not in the command table (their path-like operands were treated as writes). */
+  unknownCommands: string[];
+}
+
+export interface EmitOptions {
+  scope?: Scope;
+  /** `false` for operations on a link itself (rm, mv, ln -sf). */
+  followFinal?: boolean;
+  /** Suffix of the origin after `shell:<cmd>:`, default `argv`. */
+  tag?: string;
+}
+
+/** What a command handler can do: emit accesses for fields, change the cwd, run nested commands. */
+export interface CommandContext {
+  /** Name as looked up in the table (basename, without a leading backslash). */
+  readonly name: string;
+  readonly args: readonly Field[];
+  read(f: Field, options?: EmitOptions): void;
+  write(f: Field, options?: EmitOptions): void;
+  emit(f: Field, op: Op, options?: EmitOptions): void;
+  /** An access that cannot be known: denies (or prompts) the call. */
+  uncertain(reason: string, op?: Op, raw?: string): void;
+  /** Treat these operands the way unknown commands' operands are treated. */
+  unknownOperands(fields: readonly Field[]): void;
+  /** Runs a command given as argv (wrappers, `xargs`, `find -exec`). */
+  exec(argv: readonly Field[]): void;
+  /** Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). */
+  script(text: string, via: string): void;
+  /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
+  chdir(target: Field | null): void;
+  /** Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown. */
+  setVar(name: string, values: string[] | null): void;
+  /** The real directory a field names, against the current cwd; `null` when not known for certain. */
+  resolveDir(f: Field): string | null;
+  /** Whether an operand names an existing file relative to the cwd (for unknown commands). */
+  exists(f: Field): boolean;
+  /** A field standing for every path under `roots` (find's `{}`): accesses become subtrees of the roots. */
+  under(roots: readonly Field[], raw: string): Field;
+  /** A field whose value comes from stdin (xargs): any access on it is uncertain. */
+  fromStdin(raw: string): Field;
+}
+
+export type CommandHandler = (cx: CommandContext) => void;

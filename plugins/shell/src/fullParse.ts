@@ -1,0 +1,122 @@
+import parse, { type BpNode } from 'bash-parser';
+import type { Node, Redirect, RedirectKind, WordRef } from './ast.js';
+import type { Lexed } from './lex.js';
+import { ShellParseError } from './parseError.js';
+
+/**
+ * Parses with bash-parser (posix mode) the *masked* text, so its misparses never reach us, and maps its
+ * AST to ours. Words are kept as offsets into the original text: bash-parser's own `text` has quotes
+ * removed, which loses whether `*` or `$X` was quoted.
+ */
+export function fullParse(lexed: Lexed): Node {
+  if (lexed.tokens.length === 0) return { t: 'seq', items: [] };
+  let ast: BpNode;
+  try {
+    ast = parse(lexed.masked, { insertLOC: true });
+  } catch (err) {
+    throw new ShellParseError(`bash-parser: ${(err as Error).message.split('\n')[0]}`);
+  }
+
+  const word = (w: BpNode | undefined): WordRef => {
+    if (!w?.loc) throw new ShellParseError('bash-parser returned a word without a location');
+    return { s: w.loc.start.char, e: w.loc.end.char + 1 };
+  };
+
+  const redirect = (r: BpNode): Redirect => {
+    const opNode = r.op as BpNode;
+    const at = opNode.loc?.start.char ?? -1;
+    let op = opNode.text ?? '';
+    let kind: RedirectKind = 'file';
+    if (lexed.heredocAt.has(at)) {
+      op = '<<';
+      kind = 'heredoc';
+    } else if (lexed.herestringAt.has(at)) {
+      op = '<<<';
+      kind = 'herestring';
+    } else if (op === '>&' || op === '<&') kind = 'dup';
+    const out: Redirect = { op, target: word(r.file), kind };
+    if (r.numberIo?.text !== undefined) out.fd = Number(r.numberIo.text);
+    return out;
+  };
+
+  const redirects = (n: BpNode): Redirect[] => (n.redirections ?? []).map(redirect);
+
+  const list = (n: BpNode | undefined): Node => {
+    if (!n) return { t: 'seq', items: [] };
+    if (n.type !== 'CompoundList' && n.type !== 'Script') return stmt(n);
+    const items = (n.commands ?? []).map(stmt);
+    return items.length === 1 ? items[0]! : { t: 'seq', items };
+  };
+
+  const stmt = (n: BpNode): Node => {
+    const node = inner(n);
+    return n.async ? { t: 'bg', node } : node;
+  };
+
+  const inner = (n: BpNode): Node => {
+    switch (n.type) {
+      case 'Command': {
+        const start = n.name?.loc?.start.char;
+        if (start !== undefined && lexed.arithAt.has(start)) {
+          return { t: 'arith', text: { s: start, e: lexed.arithAt.get(start)! } };
+        }
+        const assigns: WordRef[] = [];
+        const words: WordRef[] = [];
+        const reds: Redirect[] = [];
+        for (const p of n.prefix ?? []) {
+          if (p.type === 'Redirect') reds.push(redirect(p));
+          else if (p.type === 'AssignmentWord') assigns.push(word(p));
+          else words.push(word(p));
+        }
+        if (n.name) words.push(word(n.name));
+        for (const p of n.suffix ?? []) {
+          if (p.type === 'Redirect') reds.push(redirect(p));
+          else words.push(word(p));
+        }
+        return { t: 'cmd', assigns, words, redirects: reds };
+      }
+      case 'LogicalExpression':
+        return {
+          t: n.op === 'and' ? 'and' : 'or',
+          left: stmt(n.left as BpNode),
+          right: stmt(n.right as BpNode),
+        };
+      case 'Pipeline':
+        return { t: 'pipe', items: (n.commands ?? []).map(stmt) };
+      case 'Subshell':
+        return { t: 'subshell', body: list(n.list), redirects: redirects(n) };
+      case 'CompoundList':
+        return { t: 'group', body: list({ ...n, redirections: [] }), redirects: redirects(n) };
+      case 'If': {
+        const out: Node = { t: 'if', clause: list(n.clause), then: list(n.then), redirects: redirects(n) };
+        if (n.else) out.else = n.else.type === 'If' ? stmt(n.else) : list(n.else);
+        return out;
+      }
+      case 'While':
+      case 'Until':
+        return { t: 'loop', clause: list(n.clause), body: list(n.do), redirects: redirects(n) };
+      case 'For': {
+        const out: Node = { t: 'for', name: n.name?.text ?? '', body: list(n.do), redirects: redirects(n) };
+        if (n.wordlist) out.list = n.wordlist.map(word);
+        return out;
+      }
+      case 'Case':
+        return {
+          t: 'case',
+          word: word(n.clause),
+          items: (n.cases ?? []).map((c) => {
+            const item: { patterns: WordRef[]; body?: Node } = { patterns: (c.pattern ?? []).map(word) };
+            if (c.body) item.body = list(c.body);
+            return item;
+          }),
+          redirects: redirects(n),
+        };
+      case 'Function':
+        return { t: 'func', name: n.name?.text ?? '', body: list(n.body), redirects: redirects(n) };
+      default:
+        throw new ShellParseError(`unsupported construct ${n.type}`);
+    }
+  };
+
+  return list(ast);
+}

@@ -1,0 +1,20 @@
+import type { Access, CallContext } from '@toolgate/core';
+
+/** A context whose directories do not exist, so paths resolve lexically and results do not depend on the host. */
+export function fakeContext(env: Record<string, string> = {}, cwd = '/ws/project'): CallContext {
+  return { sessionId: 's1', agentId: 'a1', cwd, workspace: '/ws', home: '/home/agent', env: { HOME: '/home/agent', ...env } };
+}
+
+/**
+ * One access as a fixture line writes it: `read /etc/passwd`, `write* /x` (a subtree), `write /l (link)`
+ * (on the link itself), `write ?` (uncertain: the path cannot be known).
+ */
+export function formatAccess(a: Access): string {
+  const op = `${a.op}${a.scope === 'subtree' ? '*' : ''}`;
+  if (!a.certain) return `${op} ?`;
+  return `${op} ${a.path}${a.onLink ? ' (link)' : ''}`;
+}
+
+export function formatAll(accesses: readonly Access[]): string[] {
+  return [...new Set(accesses.map(formatAccess))].sort();
+}
