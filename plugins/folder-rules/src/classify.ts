@@ -1,5 +1,5 @@
 import type { ToolCall, ToolDescriptor } from '@toolgate/core';
-import { BUILTIN_TOOLS, baseToolName, looksWriteLike, PATH_ARGS, SHELL_TOOLS } from './toolTable.js';
+import { BUILTIN_TOOLS, baseToolName, looksReadOnly, PATH_ARGS, SHELL_TOOLS } from './toolTable.js';
 import type { ToolSpec } from './types.js';
 
 export type Classification =
@@ -32,7 +32,8 @@ export function classify(
       (v.startsWith('/') || v.startsWith('~') || v.startsWith('./') || v.startsWith('../'))
     );
   });
-  return { kind: 'unknown', spec: { op: looksWriteLike(base) ? 'write' : 'read', pathArgs } };
+  // Seed 001: "Default: Write (safer to assume write when uncertain)" — only a read-like name reads.
+  return { kind: 'unknown', spec: { op: looksReadOnly(base) ? 'read' : 'write', pathArgs } };
 }
 
 /** What an MCP tool descriptor says about itself: annotations for the op, its schema for the path arguments. */

@@ -37,6 +37,8 @@ export interface ExplainedAccess {
   why: string;
   decidedBy?: { pattern: string; access: string; source: string };
   rules: ExplainedRule[];
+  /** Rules never tested: their static prefix is not an ancestor of the path (or of anything beneath it). */
+  notCandidates: number;
 }
 
 export interface ExplainResult {
@@ -119,6 +121,7 @@ export async function explain(
           }
         : {}),
       rules: [...seen.values()],
+      notCandidates: policy.rules.length - seen.size,
     };
   });
   return {
@@ -163,6 +166,10 @@ export function formatExplain(r: ExplainResult): string {
           : '';
       lines.push(`  ${mark} ${rule.access.padEnd(6)} ${rule.pattern}${exp}   (${rule.source})`);
     }
+    if (a.notCandidates > 0)
+      lines.push(
+        `  (${a.notCandidates} other rule(s) not considered: their static prefix cannot contain this path)`,
+      );
     lines.push(`  => ${a.decision}: ${a.why}`);
   });
   return lines.join('\n');

@@ -148,6 +148,32 @@ export function baseToolName(name: string): string {
   return name;
 }
 
+const READ_WORDS = [
+  'read',
+  'get',
+  'list',
+  'search',
+  'find',
+  'view',
+  'show',
+  'cat',
+  'stat',
+  'describe',
+  'fetch',
+  'open',
+  'load',
+];
+
+/** An unknown tool whose name says it only reads (and does not also say it writes). */
+export function looksReadOnly(name: string): boolean {
+  // Whole words only (`frobnicate` is not `cat`); write words match anywhere, which errs towards write.
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return !looksWriteLike(name) && words.some((w) => READ_WORDS.includes(w));
+}
+
 export function looksWriteLike(name: string): boolean {
   const lower = name.toLowerCase();
   return WRITE_WORDS.some((w) => lower.includes(w));
