@@ -162,12 +162,16 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
  * const d = await guard.check({ tool: 'read_file', args: { path: '~/.ssh/id_rsa' } }, ctx); // deny
  * ```
  */
-export function folderRules(options: FolderRulesOptions): GuardPlugin & { readonly policy: CompiledPolicy } {
+export function folderRules(
+  options: FolderRulesOptions,
+): GuardPlugin & { readonly compiled: CompiledPolicy } {
   const policy = resolveOptions(options);
   const learned: LearnedTools = new Map();
   return {
     name: PLUGIN_NAME,
-    policy,
+    // Tells core a path policy is installed (so `unguarded` does not apply); the policy itself is `compiled`.
+    policy: true,
+    compiled: policy,
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
         const c = classify(call, policy.tools, learned);

@@ -140,6 +140,12 @@ describe('bad config fails at load, naming file, field and value', () => {
     expect(() => folderRules({ rules: [], bogus: 1 } as never)).toThrow(/option bogus/);
     expect(() => loadPolicy({ dialect: 'nope' as never, source: '' })).toThrow(/dialect must be one of/);
   });
+
+  it('declares itself a path policy to core, and exposes the compiled policy', () => {
+    const plugin = folderRules({ rules: [{ pattern: '/x/**', access: 'read' }] });
+    expect(plugin.policy).toBe(true);
+    expect(plugin.compiled.rules[0]?.pattern).toBe('/x/**');
+  });
 });
 
 describe('hash', () => {
