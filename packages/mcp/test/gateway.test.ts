@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createGuard } from '@toolgate/core';
+import { createGuard, type GuardPlugin } from '@toolgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { elicitationApprover } from '../src/index.js';
+import { elicitationApprover, requireAbsolutePaths } from '../src/index.js';
 import { type Connected, connectThroughGateway, textOf } from './support/connect.js';
 import { fsPolicy } from './support/fsPolicy.js';
 import { type TempWorkspace, tempWorkspace } from './support/workspace.js';
@@ -23,9 +23,10 @@ afterEach(async () => {
 async function gatewayWith(
   policy: Parameters<typeof fsPolicy>[0],
   capabilities: Record<string, unknown> = {},
+  extra: GuardPlugin[] = [],
 ) {
   const elicitation = elicitationApprover();
-  const guard = createGuard({ plugins: [fsPolicy(policy), elicitation] });
+  const guard = createGuard({ plugins: [fsPolicy(policy), elicitation, ...extra] });
   c = await connectThroughGateway(
     {
       guard,
@@ -123,10 +124,33 @@ describe('gateway in front of the real filesystem server', () => {
 
   it('denies a relative traversal resolved against the call context, not the process cwd', async () => {
     const client = await gatewayWith({ write: [t.ws] });
+    // (Without requireAbsolutePaths, relative paths are judged against ctx.cwd; see the bug test below.)
     const env = envelope(
       await client.callTool({ name: 'read_text_file', arguments: { path: 'src/../../outside/secret.txt' } }),
     );
     expect(env.path).toBe(join(t.outside, 'secret.txt'));
+  });
+
+  it('bug: a relative path is judged against ctx.cwd but the filesystem server resolves it against its first root', async () => {
+    // ctx.cwd is root/ws, the server's root is root: "outside/secret.txt" is root/ws/outside/secret.txt to the
+    // guard (inside the workspace) and root/outside/secret.txt to the server. requireAbsolutePaths closes it.
+    const client = await gatewayWith({ write: [t.ws] }, {}, [requireAbsolutePaths()]);
+    const result = await client.callTool({
+      name: 'read_text_file',
+      arguments: { path: 'outside/secret.txt' },
+    });
+    const env = envelope(result);
+    expect(env.code).toBe('PATH_UNCERTAIN');
+    expect(textOf(result)).not.toContain('top secret');
+    for (const raw of ['$HOME/x', '~root/x', '<workspace>/x', './hello.txt']) {
+      expect(envelope(await client.callTool({ name: 'read_text_file', arguments: { path: raw } })).code).toBe(
+        'PATH_UNCERTAIN',
+      );
+    }
+    expect(
+      (await client.callTool({ name: 'read_text_file', arguments: { path: join(t.ws, 'hello.txt') } }))
+        .isError,
+    ).toBeFalsy();
   });
 
   it('denies a path argument that is not a string (uncertain) without reaching the server', async () => {

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createGateway, elicitationApprover, serveStdio, type UpstreamOptions } from '@toolgate/mcp';
+import {
+  createGateway,
+  elicitationApprover,
+  requireAbsolutePaths,
+  serveStdio,
+  type UpstreamOptions,
+} from '@toolgate/mcp';
 import type { Command } from 'commander';
 import { buildGuard } from '../buildGuard.js';
 import { UsageError } from '../exitCodes.js';
@@ -14,6 +20,7 @@ export interface McpCommandOptions {
   workspace?: string;
   agent?: string;
   url?: string;
+  relativePaths?: string;
 }
 
 function upstreamFrom(server: readonly string[], url: string | undefined): UpstreamOptions {
@@ -31,7 +38,9 @@ function upstreamFrom(server: readonly string[], url: string | undefined): Upstr
  * client ended the session, 1 when the server died under it.
  */
 export async function runMcp(server: readonly string[], options: McpCommandOptions): Promise<number> {
-  const upstream = upstreamFrom(server, options.url);
+  const relative = options.relativePaths ?? 'deny';
+  if (relative !== 'deny' && relative !== 'cwd')
+    throw new UsageError(`--relative-paths must be deny or cwd, got ${JSON.stringify(relative)}`);
   const elicitation = elicitationApprover();
   const { guard, ctx } = buildGuard({
     dialect: options.dialect,
@@ -40,8 +49,17 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     // Elicitation first (the human behind the client), then the configured strategy for clients without it.
-    plugins: [elicitation, ...extraPlugins(options)],
+    // Relative paths are judged against --cwd, but a server resolves them its own way (the filesystem server:
+    // against its first root): denied unless the user vouches that the server uses --cwd too.
+    plugins: [
+      elicitation,
+      ...extraPlugins(options),
+      ...(relative === 'deny' ? [requireAbsolutePaths()] : []),
+    ],
   });
+  // The child runs in the directory relative paths are judged against.
+  const spawned = upstreamFrom(server, options.url);
+  const upstream = 'command' in spawned ? { ...spawned, cwd: ctx.cwd } : spawned;
   // Validated here so a bad flag is a usage error before anything is spawned.
   createGateway({ guard, ctx, upstream, onError: () => {} });
   const gateway = await serveStdio({
@@ -78,6 +96,11 @@ export function registerMcp(program: Command): void {
     .option('--workspace <dir>', 'the workspace root (default: --cwd)')
     .option('--agent <id>', 'agent id (and per-agent overlay in the policy)')
     .option('--url <url>', 'guard a Streamable-HTTP MCP server at this URL instead of spawning one')
+    .option(
+      '--relative-paths <mode>',
+      'deny: path arguments must be absolute (or ~/…); cwd: the server resolves them against --cwd',
+      'deny',
+    )
     .argument('[server...]', 'the server command and its arguments, after --')
     .action(async (server: string[], options: McpCommandOptions) => {
       process.exitCode = await runMcp(server, options);
