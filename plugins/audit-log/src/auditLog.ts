@@ -104,10 +104,8 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
     maxPaths: opts.maxPaths,
   };
   const write = (level: RecordLevel, record: Record<string, unknown>) => {
-    // `level` is pino's; the record carries every other field.
-    const { level: _level, ...fields } = record;
-    if (level === 'SECURITY_VIOLATION') logger.SECURITY_VIOLATION(fields);
-    else logger.DECISION(fields);
+    if (level === 'SECURITY_VIOLATION') logger.SECURITY_VIOLATION(record);
+    else logger.DECISION(record);
   };
 
   return {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256hex } from './sha256.js';
 
 /** The `prev` of the first record of a trail. */
 export const GENESIS = '0'.repeat(64);
@@ -8,7 +8,7 @@ export const GENESIS = '0'.repeat(64);
 const SUFFIX = /,"prev":"([0-9a-f]{64})","hash":"([0-9a-f]{64})"\}$/;
 
 export function chainHash(prev: string, content: string): string {
-  return createHash('sha256').update(prev).update('\n').update(content).digest('hex');
+  return sha256hex(`${prev}\n${content}`);
 }
 
 /** Appends `prev` and `hash` to one serialised record (`{…}` without the newline). */

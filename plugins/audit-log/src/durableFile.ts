@@ -148,13 +148,19 @@ export class DurableFile {
     const { line, hash } = this.options.chain
       ? chainLine(content, this.prev)
       : { line: content, hash: this.prev };
-    const bytes = Buffer.from(`${line}\n`);
+    const text = `${line}\n`;
+    const length = Buffer.byteLength(text);
     // Rotate before a record that would cross the cap: the cap is exact even under a burst.
-    if (this.size > 0 && this.size + bytes.length > this.options.maxSize) this.rotate();
+    if (this.size > 0 && this.size + length > this.options.maxSize) this.rotate();
     const fd = this.fd!;
     let done = 0;
     try {
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
+      // One write(2) of the string; a short write (rare on regular files) is finished from a buffer.
+      done = writeSync(fd, text);
+      if (done < length) {
+        const bytes = Buffer.from(text);
+        while (done < length) done += writeSync(fd, bytes, done);
+      }
       if (this.options.durability === 'fsync') fsyncSync(fd);
     } catch (error) {
       // Never leave half a record behind: cut the file back to the last whole line.
@@ -167,7 +173,7 @@ export class DurableFile {
       }
       throw error;
     }
-    this.size += bytes.length;
+    this.size += length;
     this.prev = hash;
     this.counters.written++;
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256hex } from './sha256.js';
 
 /** How tool-call arguments are made safe to keep in an audit trail. */
 export interface RedactOptions {
@@ -54,8 +54,10 @@ const INLINE = [
   /(\/\/[^/\s:@]+:)[^@\s/]+(?=@)/g,
 ];
 
+const MARKERS = /[=:@]|bearer/i;
+
 export function shortHash(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+  return sha256hex(value).slice(0, 16);
 }
 
 export type Redactor = (value: unknown) => unknown;
@@ -73,13 +75,15 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   };
   const str = (s: string): string => {
     let out = s;
-    for (const re of INLINE) {
-      re.lastIndex = 0;
-      if (re.test(out)) {
+    // One cheap scan first: most strings (paths, names) carry none of the markers an inline secret needs.
+    if (MARKERS.test(s))
+      for (const re of INLINE) {
         re.lastIndex = 0;
-        out = out.replace(re, '$1[REDACTED]');
+        if (re.test(out)) {
+          re.lastIndex = 0;
+          out = out.replace(re, '$1[REDACTED]');
+        }
       }
-    }
     if (out.length <= maxString) return out;
     return `${out.slice(0, maxString)}…[truncated ${s.length} chars sha256=${shortHash(s)}]`;
   };
