@@ -7,6 +7,7 @@ import {
   folderRules,
   loadPolicy,
 } from '@toolgate/folder-rules';
+import { shell } from '@toolgate/shell';
 import { UsageError } from './exitCodes.js';
 
 /**
@@ -37,7 +38,7 @@ export interface BuiltGuard {
   guard: Guard;
   policy: CompiledPolicy;
   ctx: CallContext;
-  /** Plugins composed besides folder-rules, for commands that re-run a policy's own tests. */
+  /** Plugins composed besides folder-rules (shell and `plugins`), for commands that re-run a policy's own tests. */
   extraPlugins: readonly GuardPlugin[];
 }
 
@@ -77,10 +78,11 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
       : {}),
   });
   const extraPlugins = options.plugins ?? [];
-  // The shell plugin joins here once @toolgate/shell exports its factory; until then folder-rules fails
-  // closed on shell tools (UNKNOWN_TOOL: "shell command not analysed").
+  // The shell plugin turns shell tools' commands into accesses folder-rules judges like any other; a
+  // dialect's metacharacter setting (Hermes `allow_metacharacters`) travels in the compiled policy.
+  const shellPlugin = shell(policy.shell ? { metacharacters: policy.shell.metacharacters } : {});
   const guard = createGuard({
-    plugins: [folderRules({ policy }), ...extraPlugins],
+    plugins: [shellPlugin, folderRules({ policy }), ...extraPlugins],
     ...(options.disclosure ? { disclosure: options.disclosure } : {}),
   });
   const ctx: CallContext = {
@@ -91,5 +93,5 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
     home,
     env: { ...env },
   };
-  return { guard, policy, ctx, extraPlugins };
+  return { guard, policy, ctx, extraPlugins: [shellPlugin, ...extraPlugins] };
 }

@@ -226,10 +226,38 @@ describe('toolgate check', () => {
     expect(broken.stderr).toMatch(/"maybe"/);
   });
 
-  it('a shell tool fails closed when no shell plugin analysed it', () => {
-    const r = check({ tool: 'shell_execute', args: { command: 'cat ~/.ssh/id_rsa' } });
-    expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/UNKNOWN_TOOL/);
+  it('shell tools are analysed by @toolgate/shell and judged by the same policy', () => {
+    const denied = check({ tool: 'shell_execute', args: { command: 'cat ~/.ssh/id_rsa' } }, '--json');
+    expect(denied.status).toBe(1);
+    const out = JSON.parse(denied.stdout);
+    expect(out.reasons[0].code).toBe('PATH_DENIED');
+    expect(out.accesses.some((a: { origin: string }) => a.origin.startsWith('shell:'))).toBe(true);
+    expect(check({ tool: 'Bash', args: { command: 'cat src/a.ts > src/b.ts' } }).status).toBe(0);
+    expect(check({ tool: 'terminal', args: { command: 'cp src/a.ts keys/x' } }).status).toBe(1);
+  });
+
+  it('Hermes: terminal lists judge shell accesses, allow_metacharacters reaches the shell plugin', () => {
+    writeFileSync(
+      join(root, 'hermes.yaml'),
+      `tools:\n  terminal:\n    allowed_paths: [${ws}, /tmp]\n    denied_paths: [~/.ssh]\n  file:\n    allowed_read_paths: [${ws}]\n`,
+    );
+    const h = (call: object) =>
+      run([
+        'check',
+        '--dialect',
+        'hermes',
+        '--policy',
+        join(root, 'hermes.yaml'),
+        '--cwd',
+        ws,
+        '--call',
+        JSON.stringify(call),
+      ]);
+    expect(h({ tool: 'terminal', args: { command: 'ls src' } }).status).toBe(0);
+    expect(h({ tool: 'terminal', args: { command: 'cat /etc/hosts' } }).status).toBe(1);
+    const meta = h({ tool: 'terminal', args: { command: 'echo $(cat src/a.ts)' } });
+    expect(meta.status).toBe(1);
+    expect(meta.stdout).toMatch(/SHELL_METACHARACTER|metacharacter/i);
   });
 
   it('--strict runs the policy tests: passing ones let the check through, failing ones are exit 2', () => {
