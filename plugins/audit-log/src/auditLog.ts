@@ -120,10 +120,7 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
       // Synchronous taps: core awaits observers before check() resolves, so the record is on disk by then.
       hooks.onViolation.tap({ stage: Stage.AUDIT }, (violation) => {
         const { decision, call, ctx, finding } = violation;
-        write(
-          'SECURITY_VIOLATION',
-          buildRecord('SECURITY_VIOLATION', decision, call, ctx, finding, settings),
-        );
+        write('SECURITY_VIOLATION', buildRecord(decision, call, ctx, finding, settings));
       });
       hooks.onDecision.tap({ stage: Stage.AUDIT }, (decision, call, ctx) => {
         if (decision.action === 'deny') return; // onViolation records it
@@ -131,7 +128,7 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
         const wild = decision.approval?.by === 'wild-mode';
         if (opts.level !== 'all' && !wild) return;
         const finding: Finding | undefined = decision.reasons[0];
-        write('DECISION', buildRecord('DECISION', decision, call, ctx, finding, settings));
+        write('DECISION', buildRecord(decision, call, ctx, finding, settings));
       });
     },
   };

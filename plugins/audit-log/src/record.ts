@@ -82,7 +82,6 @@ function recordPath(a: Access): RecordPath {
  * Built from frozen core data only; nothing here touches the disk.
  */
 export function buildRecord(
-  level: RecordLevel,
   decision: Decision,
   call: ToolCall,
   ctx: CallContext,
