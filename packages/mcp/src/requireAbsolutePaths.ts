@@ -22,6 +22,9 @@ export function requireAbsolutePaths(): GuardPlugin {
     name: 'mcp-absolute-paths',
     apply(hooks) {
       hooks.beforeToolCall.tap({ stage: Stage.GUARD }, (_call, state) => {
+        // A shell command's relative paths are resolved against the command's cwd by the shell plugin,
+        // which is where a shell runs them; the ambiguity is only in servers' own path arguments.
+        if (state.claimed('shell')) return undefined;
         for (const access of state.accesses) {
           if (unambiguous(access.raw)) continue;
           return {

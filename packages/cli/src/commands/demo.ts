@@ -1,98 +1,172 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type CallContext, createGuard, type GuardPlugin, isWithin, uncertainAccess } from '@toolgate/core';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { approvals, autoDeny } from '@toolgate/approvals';
+import { auditLog, getStats, verifyChain } from '@toolgate/audit-log';
+import { type CallContext, createGuard, type Decision, type GuardPlugin } from '@toolgate/core';
+import { folderRules, loadPolicy } from '@toolgate/folder-rules';
+import { createGateway, elicitationApprover, requireAbsolutePaths } from '@toolgate/mcp';
+import { shell } from '@toolgate/shell';
 import type { Command } from 'commander';
+import { type DemoCall, demoCalls } from '../demo/demoCalls.js';
+import { demoWorkspace } from '../demo/demoWorkspace.js';
+import { renderTable } from '../demo/renderTable.js';
+import { linkedTransports, ScriptedClient } from '../demo/scriptedClient.js';
 
-// A deliberately small policy so the foundation's demo runs on its own: reads and writes under the
-// workspace, nothing else. The full demo composes @toolgate/folder-rules, shell, audit-log and approvals.
-function workspaceOnly(): GuardPlugin {
+// The real MCP filesystem server, resolved from @toolgate/mcp (whose tests drive it too): the demo needs no
+// network and no global install.
+function filesystemServer(): string {
+  return createRequire(import.meta.resolve('@toolgate/mcp')).resolve(
+    '@modelcontextprotocol/server-filesystem/dist/index.js',
+  );
+}
+
+/** Records every decision in order, so each row can show the verdict, the code and who approved. */
+function recorder(decisions: Decision[]): GuardPlugin {
   return {
-    name: 'workspace-only',
-    apply(hooks) {
-      hooks.collectAccesses.tap('extract', (accesses, call, state) => {
-        const out = [...accesses];
-        for (const key of ['path', 'source', 'destination']) {
-          const raw = call.args[key];
-          const op = call.tool.startsWith('read') ? 'read' : 'write';
-          if (typeof raw === 'string') out.push(state.access(raw, op, { origin: `args.${key}` }));
-          else if (raw !== undefined)
-            out.push(uncertainAccess(String(raw), op, `args.${key}`, 'path argument is not a string'));
-        }
-        return out;
-      });
-      hooks.beforeToolCall.tap('judge', (_call, state) => {
-        for (const a of state.accesses) {
-          if (a.realPath !== null && !isWithin(a.realPath, state.ctx.workspace)) {
-            return {
-              action: 'deny',
-              code: 'PATH_DENIED',
-              reason: 'path outside allowed scope',
-              access: a,
-              allowedPaths: [state.ctx.workspace],
-            };
-          }
-        }
-        return undefined;
-      });
-    },
+    name: 'demo-recorder',
+    apply: (hooks) => hooks.onDecision.tap('record', (d) => void decisions.push(d)),
   };
 }
 
+function row(
+  call: DemoCall,
+  decision: Decision | undefined,
+  outcome: string,
+  hide: (s: string) => string,
+): string[] {
+  const shown =
+    call.tool === 'bash'
+      ? String(call.args.command)
+      : String(
+          call.args.path ??
+            call.args.destination ??
+            (call.args.paths as string[] | undefined)?.join(', ') ??
+            '',
+        );
+  const verdict = !decision
+    ? '?'
+    : decision.verdict === 'prompt'
+      ? `${decision.action.toUpperCase()} (asked)`
+      : decision.action.toUpperCase();
+  const reason = decision?.reasons[0];
+  return [verdict, call.tool, hide(shown), reason?.code ?? '', call.story, hide(outcome)];
+}
+
+/**
+ * The real thing, self-contained: the MCP gateway in front of the real filesystem server on a temp
+ * workspace, a composed guard (folder-rules, shell, audit-log, approvals, elicitation), and a scripted
+ * client making a dozen calls. Prints a table of decisions and the audit summary.
+ */
 export async function runDemo(out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const root = mkdtempSync(join(tmpdir(), 'toolgate-demo-'));
+  const w = demoWorkspace();
+  const hide = (s: string) => s.replaceAll(w.root, '/tmp/demo');
+  const decisions: Decision[] = [];
   try {
-    const workspace = join(root, 'workspace');
-    mkdirSync(join(workspace, 'src'), { recursive: true });
-    writeFileSync(join(workspace, 'src', 'index.ts'), 'export {};\n');
-    symlinkSync('/etc', join(workspace, 'etc-link'));
     const ctx: CallContext = {
-      sessionId: 'demo',
+      sessionId: 'demo-session',
       agentId: 'demo-agent',
-      cwd: workspace,
-      workspace,
-      home: join(root, 'home'),
-      env: { HOME: join(root, 'home') },
+      cwd: w.ws,
+      workspace: w.ws,
+      home: w.home,
+      env: { HOME: w.home },
     };
-    const guard = createGuard({ plugins: [workspaceOnly()] });
-    const calls = [
-      { tool: 'read_file', args: { path: 'src/index.ts' } },
-      { tool: 'write_file', args: { path: 'src/new.ts', content: 'x' } },
-      { tool: 'read_file', args: { path: '~/.ssh/id_rsa' } },
-      { tool: 'read_file', args: { path: 'src/../../../etc/passwd' } },
-      { tool: 'read_file', args: { path: 'etc-link/passwd' } },
-      { tool: 'write_file', args: { path: '$UNSET_DIR/x' } },
-      { tool: 'move_file', args: { source: 'src/index.ts', destination: '/tmp/stolen.ts' } },
-      { tool: 'write_file', args: { path: `${workspace}-evil/x` } },
-      { tool: 'web_search', args: { query: 'toolgate' } },
-      { tool: 'read_file', args: { path: 42 } },
-    ];
-    const rows: string[][] = [];
-    for (const call of calls) {
-      const d = await guard.check(call, ctx);
-      const a = d.reasons[0]?.access ?? d.accesses[0];
-      rows.push([
-        d.action.toUpperCase(),
-        call.tool,
-        a ? (a.realPath ?? a.raw).replace(root, '<tmp>') : '-',
-        d.reasons[0]?.reason.replace(root, '<tmp>') ?? '',
-      ]);
-    }
-    const widths = [6, 12, 36];
-    out.write(
-      `${['DECISION', 'TOOL', 'PATH', 'REASON'].map((h, i) => h.padEnd(widths[i] ?? 0)).join('  ')}\n`,
+    const elicitation = elicitationApprover();
+    const guard = createGuard({
+      plugins: [
+        folderRules({ policy: loadPolicy({ dialect: 'toolgate', file: w.policy, env: { HOME: w.home } }) }),
+        shell(),
+        requireAbsolutePaths(),
+        elicitation,
+        approvals({ strategy: autoDeny({ reason: 'no human on duty' }) }),
+        auditLog({ file: w.audit, level: 'all' }),
+        recorder(decisions),
+      ],
+    });
+    const gateway = createGateway({
+      guard,
+      ctx,
+      elicitation,
+      upstream: {
+        command: process.execPath,
+        args: [filesystemServer(), w.root],
+        env: { HOME: w.home },
+        cwd: w.ws,
+        stderr: 'ignore',
+      },
+      onError: (e) => out.write(`gateway: ${e.message}\n`),
+    });
+    const [clientSide, gatewaySide] = linkedTransports();
+    await gateway.connect(gatewaySide);
+    const client = new ScriptedClient(clientSide);
+    // The scripted human: approves the release notes, declines anything else it is asked about.
+    client.on('elicitation/create', (params) =>
+      String(params.message).includes('release.txt')
+        ? { action: 'accept', content: { approve: true } }
+        : { action: 'decline' },
     );
-    for (const r of rows) out.write(`${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`);
+    await client.start();
+    await client.initialize({ elicitation: {} });
+    const listed = (await client.request('tools/list')).result as {
+      tools: Array<{ name: string; description?: string }>;
+    };
+
+    const rows: string[][] = [];
+    for (const call of demoCalls(w)) {
+      const before = decisions.length;
+      let outcome: string;
+      if (call.via === 'shell') {
+        const d = await guard.check({ tool: call.tool, args: call.args }, ctx);
+        outcome = d.action === 'allow' ? 'would run (guard.check only)' : 'blocked';
+      } else {
+        const response = await client.request('tools/call', { name: call.tool, arguments: call.args });
+        const result = response.result as
+          | { isError?: boolean; content?: Array<{ text?: string }> }
+          | undefined;
+        const text =
+          result?.content?.map((c) => c.text ?? '').join(' ') ??
+          String((response.error as { message?: string } | undefined)?.message ?? '');
+        // A denied call gets the envelope from the gateway; the server never saw it.
+        outcome = result?.isError
+          ? text.startsWith('{')
+            ? 'blocked, envelope to model'
+            : `server error: ${text}`
+          : `ran: ${text.split('\n')[0] ?? ''}`;
+      }
+      rows.push(row(call, decisions[before], outcome.replace(/\s+/g, ' '), hide));
+    }
+    await gateway.close();
+
+    out.write(
+      `toolgate demo — MCP gateway in front of @modelcontextprotocol/server-filesystem (workspace ${hide(w.ws)})\n`,
+    );
+    out.write(
+      `tools/list: ${listed.tools.length} tools shown; descriptions carry the allowed roots: ${listed.tools[0]?.description?.includes(w.ws) ? 'yes' : 'no'}\n\n`,
+    );
+    out.write(
+      `${renderTable(['DECISION', 'TOOL', 'PATH / COMMAND', 'CODE', 'WHAT', 'RESULT'], rows, 34)}\n\n`,
+    );
+
+    const stats = await getStats({ file: w.audit });
+    const chain = await verifyChain(w.audit);
+    const counts = (m: Record<string, number>) =>
+      Object.entries(m)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+    out.write(
+      `audit trail: ${stats.total} records (${counts(stats.byDecision)}); severity: ${counts(stats.bySeverity)}; hash chain: ${chain.ok ? 'intact' : 'BROKEN'}\n`,
+    );
     return 0;
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(w.root, { recursive: true, force: true });
   }
 }
 
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('Run a scripted agent session through a composed guard and print each decision')
+    .description(
+      'Run a scripted agent session through the MCP gateway and a composed guard; print each decision',
+    )
     .action(async () => {
       process.exitCode = await runDemo();
     });
