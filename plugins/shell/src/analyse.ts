@@ -140,11 +140,19 @@ export class Analyser {
     const cwds = absolute ? [this.ctx.cwd] : this.state.cwds;
     for (const cwd of cwds) {
       if (cwd === null) {
-        this.push(uncertainAccess(f.raw, op, full, 'relative path after a cd to an unknown directory', scope));
+        this.push(
+          uncertainAccess(f.raw, op, full, 'relative path after a cd to an unknown directory', scope),
+        );
         continue;
       }
       const resolved = this.resolve(value, cwd, f.tilde, followFinal);
-      const access = createAccess(value, op, { ...this.ctx, cwd }, { origin: full, scope, followFinal }, resolved);
+      const access = createAccess(
+        value,
+        op,
+        { ...this.ctx, cwd },
+        { origin: full, scope, followFinal },
+        resolved,
+      );
       access.raw = f.raw;
       this.push(access);
     }
@@ -162,7 +170,12 @@ export class Analyser {
   }
 
   resolveDir(f: Field): string | null {
-    const cwd = f.value.startsWith('/') || f.tilde ? this.ctx.cwd : this.state.cwds.length === 1 ? this.state.cwds[0] : null;
+    const cwd =
+      f.value.startsWith('/') || f.tilde
+        ? this.ctx.cwd
+        : this.state.cwds.length === 1
+          ? this.state.cwds[0]
+          : null;
     if (cwd == null || f.uncertain !== undefined) return null;
     const r = this.resolve(f.value, cwd, f.tilde, true);
     return r.certain ? r.real : null;
@@ -173,6 +186,7 @@ export class Analyser {
   lookup: Lookup = (name) => {
     const v = this.state.vars.get(name);
     if (v !== undefined) return v === 'unset' ? undefined : v;
+    if (!/^[A-Za-z_]/.test(name)) return undefined;
     const env = this.ctx.env[name];
     if (env !== undefined) return [env];
     if (name === 'HOME') return [this.ctx.home];
@@ -208,21 +222,45 @@ export class Analyser {
   // ---------- scripts ----------
 
   /** Analyses nested code. `isolated`: runs in a subshell (its cd and assignments do not leak). */
-  nestedScript(text: string, depth: number, via: string, isolated: boolean): void {
+  nestedScript(
+    text: string,
+    depth: number,
+    via: string,
+    isolated: boolean,
+    positional?: readonly Field[],
+  ): void {
     if (depth > this.maxDepth) {
       this.uncertain(text, 'write', via, `nested code deeper than ${this.maxDepth} levels`);
       return;
     }
     let script: Script;
     try {
-      script = parseScript(text);
+      script = parseScript(text, this.options.parse ?? 'auto');
     } catch (err) {
       if (!(err instanceof ShellParseError)) throw err;
       this.uncertain(text, 'write', via, `cannot parse nested command: ${err.message}`);
       return;
     }
-    for (const m of findMetacharacters(text)) if (!this.metacharacters.includes(m)) this.metacharacters.push(m);
+    for (const m of findMetacharacters(text))
+      if (!this.metacharacters.includes(m)) this.metacharacters.push(m);
     const saved = isolated ? cloneState(this.state) : undefined;
+    if (positional) {
+      // `bash -c SCRIPT NAME ARGS…`: $0 is NAME, $1… the ARGS; past them the parameters are empty.
+      for (let k = 0; k <= 9; k++) {
+        const f = positional[k];
+        this.state.vars.set(
+          String(k),
+          f === undefined ? [''] : f.uncertain !== undefined || f.under || f.pipe ? null : [f.value],
+        );
+      }
+      const rest = positional.slice(1);
+      this.state.vars.set(
+        '@',
+        rest.some((f) => f.uncertain !== undefined || f.under || f.pipe) ? null : rest.map((f) => f.value),
+      );
+      this.state.vars.set('*', this.state.vars.get('@')!);
+      this.state.vars.set('#', [String(rest.length)]);
+    }
     this.script(script, depth);
     if (saved) this.state = saved;
   }
@@ -280,7 +318,8 @@ export class Analyser {
         const op: Op = r.op === '<' ? 'read' : 'write';
         this.emit(f, op, 'redirect');
       }
-      if (fields.length !== 1 && r.kind !== 'dup') this.uncertain(raw, 'write', 'redirect', 'ambiguous redirect');
+      if (fields.length !== 1 && r.kind !== 'dup')
+        this.uncertain(raw, 'write', 'redirect', 'ambiguous redirect');
     }
   }
 
@@ -292,11 +331,34 @@ export class Analyser {
       case 'seq':
         for (const n of node.items) this.run(n, src, depth);
         return;
-      case 'and':
-      case 'or':
-        this.run(node.left, src, depth);
-        this.alternatives([() => this.run(node.right, src, depth)], true);
+      case 'and': {
+        // `A && B && C`: each part runs only if the ones before succeeded, so in the state they left; the
+        // chain may stop after any part, so what follows sees any of those states.
+        const chain: Node[] = [];
+        let n: Node = node;
+        while (n.t === 'and') {
+          chain.unshift(n.right);
+          n = n.left;
+        }
+        chain.unshift(n);
+        const ends: ShellState[] = [cloneState(this.state)];
+        for (const part of chain) {
+          this.run(part, src, depth);
+          ends.push(cloneState(this.state));
+        }
+        this.state = merge(ends);
         return;
+      }
+      case 'or': {
+        // `A || B`: B runs after A failed (A may have changed nothing or everything it does).
+        const start = cloneState(this.state);
+        this.run(node.left, src, depth);
+        const afterLeft = cloneState(this.state);
+        this.state = merge([start, afterLeft]);
+        this.run(node.right, src, depth);
+        this.state = merge([afterLeft, this.state]);
+        return;
+      }
       case 'pipe':
       case 'bg': {
         // Every part of a pipeline, and a background job, runs in a subshell.
@@ -323,7 +385,10 @@ export class Analyser {
         this.redirects(node.redirects, src, depth);
         this.run(node.clause, src, depth);
         this.alternatives(
-          [() => this.run(node.then, src, depth), () => node.else && this.run(node.else, src, depth)],
+          [
+            () => this.run(node.consequent, src, depth),
+            () => node.alternate && this.run(node.alternate, src, depth),
+          ],
           false,
         );
         return;
@@ -364,7 +429,8 @@ export class Analyser {
         const saved = cloneState(this.state);
         this.redirects(node.redirects, src, depth);
         this.run(node.body, src, depth);
-        const cd = this.state.cwds.length !== saved.cwds.length || this.state.cwds.some((c, k) => c !== saved.cwds[k]);
+        const cd =
+          this.state.cwds.length !== saved.cwds.length || this.state.cwds.some((c, k) => c !== saved.cwds[k]);
         this.state = saved;
         this.state.funcs.set(node.name, cd);
         return;
@@ -407,7 +473,12 @@ export class Analyser {
       saved.set(n, this.state.vars.get(n));
       const uses = node.words.some((w) => new RegExp(`\\$\\{?${n}\\b`).test(this.text(w, src)));
       if (uses && (old === null || old === undefined)) {
-        this.uncertain(`$${n}`, 'write', 'assign', `$${n} in the arguments expands its value before this assignment, which is not known`);
+        this.uncertain(
+          `$${n}`,
+          'write',
+          'assign',
+          `$${n} in the arguments expands its value before this assignment, which is not known`,
+        );
       }
       this.state.vars.set(n, v === null ? null : old ? union(v, old) : v);
     }
@@ -426,7 +497,7 @@ export class Analyser {
     const head = fields[0];
     if (!head) return;
     const args = fields.slice(1);
-    if (head.uncertain !== undefined || head.glob >= 0) {
+    if (head.uncertain !== undefined || head.glob >= 0 || head.under || head.pipe) {
       this.uncertain(head.raw, 'write', 'command', head.uncertain ?? 'the command name is a glob');
       this.unknownOperands('unknown', args);
       return;
@@ -467,26 +538,31 @@ export class Analyser {
 
   private context(name: string, args: readonly Field[], depth: number): CommandContext {
     const origin = (o?: EmitOptions) => `${name}:${o?.tag ?? 'argv'}`;
-    const self = this;
     return {
       name,
       args,
-      read: (f, o) => self.emit(f, 'read', origin(o), o),
-      write: (f, o) => self.emit(f, 'write', origin(o), o),
-      emit: (f, op, o) => self.emit(f, op, origin(o), o),
-      uncertain: (reason, op = 'write', raw = name) => self.uncertain(raw, op, `${name}`, reason),
-      unknownOperands: (fs) => unknownCommand(fs, self.context(name, fs, depth)),
+      read: (f, o) => this.emit(f, 'read', origin(o), o),
+      write: (f, o) => this.emit(f, 'write', origin(o), o),
+      emit: (f, op, o) => this.emit(f, op, origin(o), o),
+      uncertain: (reason, op = 'write', raw = name) => this.uncertain(raw, op, `${name}`, reason),
+      unknownOperands: (fs) => unknownCommand(fs, this.context(name, fs, depth)),
       exec: (argv) => {
-        if (depth + 1 > self.maxDepth) self.uncertain(name, 'write', name, 'wrappers nested too deep');
-        else self.exec(argv, depth + 1);
+        if (depth + 1 > this.maxDepth) this.uncertain(name, 'write', name, 'wrappers nested too deep');
+        else this.exec(argv, depth + 1);
       },
-      script: (text, via) => self.nestedScript(text, depth + 1, via, true),
-      chdir: (target) => self.chdir(target),
-      setVar: (n, v) => self.setVar(n, v),
-      exists: (f) => self.exists(f),
-      resolveDir: (f) => self.resolveDir(f),
+      script: (text, via, o) => this.nestedScript(text, depth + 1, via, !o?.sameShell, o?.positional),
+      chdir: (target) => this.chdir(target),
+      setVar: (n, v) => this.setVar(n, v),
+      exists: (f) => this.exists(f),
+      resolveDir: (f) => this.resolveDir(f),
       under: (roots, raw) => ({ value: raw, raw, glob: -1, tilde: false, under: roots }),
-      fromStdin: (raw) => ({ value: raw, raw, glob: -1, tilde: false, uncertain: `${name} takes its operands from stdin` }),
+      fromStdin: (raw) => ({
+        value: raw,
+        raw,
+        glob: -1,
+        tilde: false,
+        uncertain: `${name} takes its operands from stdin`,
+      }),
     };
   }
 
@@ -504,7 +580,8 @@ export class Analyser {
       }
       const r = this.resolve(target.value, cwd, target.tilde, true);
       // `cd` is logical: `cd link/..` returns beside the link, where the kernel would not. Unknown then.
-      if (!r.certain || r.real === null || (r.hops.length > 0 && /(^|\/)\.\.(\/|$)/.test(target.value))) next.push(null);
+      if (!r.certain || r.real === null || (r.hops.length > 0 && /(^|\/)\.\.(\/|$)/.test(target.value)))
+        next.push(null);
       else next.push(r.real);
     }
     this.state.cwds = union([], next);

@@ -21,7 +21,7 @@ export type Node =
   | { t: 'pipe'; items: Node[] }
   | { t: 'bg'; node: Node }
   | { t: 'subshell' | 'group'; body: Node; redirects: Redirect[] }
-  | { t: 'if'; clause: Node; then: Node; else?: Node; redirects: Redirect[] }
+  | { t: 'if'; clause: Node; consequent: Node; alternate?: Node; redirects: Redirect[] }
   | { t: 'loop'; clause: Node; body: Node; redirects: Redirect[] }
   | { t: 'for'; name: string; list?: WordRef[]; body: Node; redirects: Redirect[] }
   | { t: 'case'; word: WordRef; items: { patterns: WordRef[]; body?: Node }[]; redirects: Redirect[] }

@@ -87,15 +87,24 @@ class WordExpander {
 
   private variable(name: string, quoted: boolean, pieces: Piece[]): void {
     const v = this.lookup(name);
-    if (v === null) pieces.push({ vals: [''], quoted, exp: true, unknown: `variable $${name} has no known value` });
-    else if (v === undefined) pieces.push({ vals: [''], quoted, exp: true, unknown: `variable $${name} is not set` });
+    if (v === null)
+      pieces.push({ vals: [''], quoted, exp: true, unknown: `variable $${name} has no known value` });
+    else if (v === undefined)
+      pieces.push({ vals: [''], quoted, exp: true, unknown: `variable $${name} is not set` });
     else pieces.push({ vals: v, quoted, exp: true });
   }
 
   /** `${…}`: the forms whose value we can know exactly; anything else is unknown. */
   private braced(inner: string, quoted: boolean, pieces: Piece[]): void {
     const m = NAME.exec(inner);
-    const special = /^[0-9@*#?$!-]$/.test(inner);
+    if (/^[0-9@*#]$/.test(inner)) {
+      const v = this.lookup(inner);
+      if (v === null || v === undefined)
+        pieces.push({ vals: [''], quoted, exp: true, unknown: `cannot know \${${inner}}` });
+      else pieces.push({ vals: v, quoted, exp: true });
+      return;
+    }
+    const special = /^[?$!-]$/.test(inner);
     if (special) {
       pieces.push({ vals: [''], quoted, exp: true, unknown: `cannot know \${${inner}}` });
       return;
@@ -242,7 +251,17 @@ class WordExpander {
           i += 1 + m[0].length;
           continue;
         }
-        if (d !== undefined && /[0-9@*#?$!-]/.test(d)) {
+        if (d !== undefined && /[0-9@*#]/.test(d)) {
+          // Positional parameters are known inside `bash -c SCRIPT ARGS…`; elsewhere the lookup fails.
+          flush();
+          const v = this.lookup(d);
+          if (v === null || v === undefined)
+            pieces.push({ vals: [''], quoted: dq, exp: true, unknown: `cannot know $${d}` });
+          else pieces.push({ vals: v, quoted: dq, exp: true });
+          i += 2;
+          continue;
+        }
+        if (d !== undefined && /[?$!-]/.test(d)) {
           flush();
           pieces.push({ vals: [''], quoted: dq, exp: true, unknown: `cannot know $${d}` });
           i += 2;
@@ -350,7 +369,13 @@ export function expandWord(raw: string, lookup: Lookup): Expanded {
     let combos = 1;
     for (const p of pieces) combos *= p.vals.length;
     if (combos > MAX_COMBINATIONS) {
-      fields.push({ value: alt, raw, glob: -1, tilde: false, uncertain: 'too many variable values to enumerate' });
+      fields.push({
+        value: alt,
+        raw,
+        glob: -1,
+        tilde: false,
+        uncertain: 'too many variable values to enumerate',
+      });
       continue;
     }
     const choice: string[] = pieces.map((p) => p.vals[0]!);
@@ -370,7 +395,10 @@ export function expandWord(raw: string, lookup: Lookup): Expanded {
 }
 
 /** The value of an assignment's right-hand side: no splitting, no globbing; `null` when unknown. */
-export function expandAssignment(valueText: string, lookup: Lookup): { values: string[] | null; nested: Nested[] } {
+export function expandAssignment(
+  valueText: string,
+  lookup: Lookup,
+): { values: string[] | null; nested: Nested[] } {
   const ex = new WordExpander(lookup);
   const pieces: Piece[] = [];
   try {

@@ -1,6 +1,6 @@
-import { type CallContext, ToolgateError, uncertainAccess, describeValue } from '@toolgate/core';
+import { type CallContext, describeValue, ToolgateError, uncertainAccess } from '@toolgate/core';
 import { Analyser } from './analyse.js';
-import type { ExtractOptions, Extraction } from './extractTypes.js';
+import type { Extraction, ExtractOptions } from './extractTypes.js';
 import { findMetacharacters } from './findMetacharacters.js';
 import { ShellParseError } from './parseError.js';
 import { parseScript } from './parseScript.js';
@@ -17,20 +17,30 @@ import { parseScript } from './parseScript.js';
  * // read /etc (cd), read /etc/passwd, write /tmp/x
  * ```
  */
-export function extractAccesses(command: string, ctx: CallContext, options: ExtractOptions = {}, cwd: string | null = ctx.cwd): Extraction {
+export function extractAccesses(
+  command: string,
+  ctx: CallContext,
+  options: ExtractOptions = {},
+  cwd: string | null = ctx.cwd,
+): Extraction {
   if (typeof command !== 'string') {
-    throw new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', `extractAccesses: command must be a string, got ${describeValue(command)}`);
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_OPTIONS',
+      `extractAccesses: command must be a string, got ${describeValue(command)}`,
+    );
   }
   const analyser = new Analyser(ctx, options, cwd);
   const prefix = options.originPrefix ?? 'shell';
   const metacharacters = findMetacharacters(command);
   try {
-    const script = parseScript(command);
+    const script = parseScript(command, options.parse ?? 'auto');
     analyser.script(script, 0);
   } catch (err) {
     if (!(err instanceof ShellParseError) && !(err instanceof RangeError)) throw err;
     // Fail closed: a command we cannot parse may touch anything.
-    analyser.push(uncertainAccess(command || '?', 'write', `${prefix}:parse`, `cannot parse the command: ${err.message}`));
+    analyser.push(
+      uncertainAccess(command || '?', 'write', `${prefix}:parse`, `cannot parse the command: ${err.message}`),
+    );
   }
   for (const m of analyser.metacharacters) if (!metacharacters.includes(m)) metacharacters.push(m);
   const accesses = analyser.accesses;

@@ -11,6 +11,11 @@ export interface ExtractOptions {
   maxDepth?: number;
   /** Origin prefix for accesses, default `shell`. */
   originPrefix?: string;
+  /**
+   * `auto` (default): the fast path for simple commands, bash-parser otherwise; `full`: bash-parser always
+   * (the differential test compares the two).
+   */
+  parse?: 'auto' | 'full';
 }
 
 export interface Extraction {
@@ -45,8 +50,11 @@ export interface CommandContext {
   unknownOperands(fields: readonly Field[]): void;
   /** Runs a command given as argv (wrappers, `xargs`, `find -exec`). */
   exec(argv: readonly Field[]): void;
-  /** Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). */
-  script(text: string, via: string): void;
+  /**
+   * Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). `sameShell`: it runs in this shell
+   * (`eval`), so its `cd` and assignments carry on; `positional`: `$0`, `$1`… inside it.
+   */
+  script(text: string, via: string, options?: { sameShell?: boolean; positional?: readonly Field[] }): void;
   /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
   chdir(target: Field | null): void;
   /** Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown. */

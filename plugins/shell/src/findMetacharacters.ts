@@ -38,7 +38,12 @@ export function findMetacharacters(command: string): string[] {
     }
     const text = command.slice(t.s, t.e);
     if (cmdPos && (text === 'eval' || text === 'source' || text === '.')) add(text);
-    if (cmdPos && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(text) && !['sudo', 'env', 'command', 'builtin', 'exec', 'nohup', 'time', '!'].includes(text)) cmdPos = false;
+    if (
+      cmdPos &&
+      !/^[A-Za-z_][A-Za-z0-9_]*=/.test(text) &&
+      !['sudo', 'env', 'command', 'builtin', 'exec', 'nohup', 'time', '!'].includes(text)
+    )
+      cmdPos = false;
     scanWord(text, add);
   }
   return found;

@@ -3,13 +3,15 @@ import type { Node, Redirect, RedirectKind, WordRef } from './ast.js';
 import type { Lexed } from './lex.js';
 import { ShellParseError } from './parseError.js';
 
+const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+
 /**
  * Parses with bash-parser (posix mode) the *masked* text, so its misparses never reach us, and maps its
  * AST to ours. Words are kept as offsets into the original text: bash-parser's own `text` has quotes
  * removed, which loses whether `*` or `$X` was quoted.
  */
-export function fullParse(lexed: Lexed): Node {
-  if (lexed.tokens.length === 0) return { t: 'seq', items: [] };
+export function fullParse(lexed: Lexed, src: string): Node {
+  if (lexed.tokens.length === 0 || lexed.masked.trim() === '') return { t: 'seq', items: [] };
   let ast: BpNode;
   try {
     ast = parse(lexed.masked, { insertLOC: true });
@@ -73,6 +75,9 @@ export function fullParse(lexed: Lexed): Node {
           if (p.type === 'Redirect') reds.push(redirect(p));
           else words.push(word(p));
         }
+        // posix bash-parser does not know `a[0]=x` is an assignment; bash does.
+        while (words.length > 0 && ASSIGN.test(src.slice(words[0]!.s, words[0]!.e)))
+          assigns.push(words.shift()!);
         return { t: 'cmd', assigns, words, redirects: reds };
       }
       case 'LogicalExpression':
@@ -88,8 +93,13 @@ export function fullParse(lexed: Lexed): Node {
       case 'CompoundList':
         return { t: 'group', body: list({ ...n, redirections: [] }), redirects: redirects(n) };
       case 'If': {
-        const out: Node = { t: 'if', clause: list(n.clause), then: list(n.then), redirects: redirects(n) };
-        if (n.else) out.else = n.else.type === 'If' ? stmt(n.else) : list(n.else);
+        const out: Node = {
+          t: 'if',
+          clause: list(n.clause),
+          consequent: list(n.then),
+          redirects: redirects(n),
+        };
+        if (n.else) out.alternate = n.else.type === 'If' ? stmt(n.else) : list(n.else);
         return out;
       }
       case 'While':

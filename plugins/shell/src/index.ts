@@ -1,11 +1,12 @@
 export type { ArgSpec } from './argv.js';
+export { commandTable } from './commands/table.js';
 export { extractAccesses } from './extractAccesses.js';
 export type {
   CommandContext,
   CommandHandler,
   EmitOptions,
-  ExtractOptions,
   Extraction,
+  ExtractOptions,
   Metacharacters,
   UnknownCommands,
 } from './extractTypes.js';
@@ -15,4 +16,3 @@ export type { ParseMode } from './parseScript.js';
 export { parseScript } from './parseScript.js';
 export type { ShellOptions, ShellToolSpec } from './shell.js';
 export { shell } from './shell.js';
-export { commandTable } from './commands/table.js';

@@ -1,6 +1,6 @@
 import type { HeredocBody } from './ast.js';
 import { ShellParseError } from './parseError.js';
-import { skipAnsi, skipBacktick, skipBrace, skipDouble, skipParen, skipSingle } from './scanNested.js';
+import { skipAnsi, skipBacktick, skipBrace, skipParen, skipSingle } from './scanNested.js';
 
 export type Tok =
   | { k: 'w'; s: number; e: number }
@@ -27,8 +27,25 @@ export interface Lexed {
 }
 
 const RESERVED = new Set([
-  'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'function',
-  'select', '{', '}', '[[', ']]', 'coproc',
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'while',
+  'until',
+  'for',
+  'function',
+  'select',
+  '{',
+  '}',
+  '[[',
+  ']]',
+  'coproc',
 ]);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 const DIGITS = /^[0-9]+$/;
@@ -153,6 +170,9 @@ export function lex(src: string): Lexed {
   };
 
   let wordStart = 0;
+  let fdStart = -1;
+  // A `n>&m` / `n<&-` just seen: its target word is masked with it (bash-parser misreads `2>&1 >f`).
+  let dupStart = -1;
   let pendingFunction: number | undefined;
   let i = 0;
   let fd: number | undefined;
@@ -270,6 +290,7 @@ export function lex(src: string): Lexed {
       else if (src.startsWith('>|', i)) op = '>|';
       else op = c;
       const tok: Tok = { k: 'r', op, s, kind };
+      if (kind === 'dup') dupStart = fd !== undefined ? fdStart : s;
       if (fd !== undefined) tok.fd = fd;
       fd = undefined;
       tokens.push(tok);
@@ -283,8 +304,14 @@ export function lex(src: string): Lexed {
     const text = src.slice(i, e);
     if (DIGITS.test(text) && (src[e] === '<' || src[e] === '>') && src[e + 1] !== '(') {
       fd = Number(text);
+      fdStart = i;
       i = e;
       continue;
+    }
+    if (dupStart !== -1) {
+      // Duplicating or closing a descriptor touches no path; bash-parser need not see it.
+      if (/^(?:\d+-?|-)$/.test(text)) edits.push([dupStart, e, ' '.repeat(e - dupStart)]);
+      dupStart = -1;
     }
     if (awaitDelim) {
       pending.push({

@@ -20,7 +20,7 @@ export function parseScript(src: string, mode: ParseMode = 'auto'): Script {
   }
   const lexed = lex(src);
   const fast = mode === 'fast' || (mode === 'auto' && !lexed.complex);
-  const root = fast ? fastParse(src, lexed.tokens) : fullParse(lexed);
+  const root = fast ? fastParse(src, lexed.tokens) : fullParse(lexed, src);
   const script: Script = { src, root, heredocs: lexed.heredocs, fast };
   if (mode === 'auto') cache.set(src, script);
   return script;

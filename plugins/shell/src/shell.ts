@@ -38,7 +38,14 @@ export function shell(options?: ShellOptions): GuardPlugin {
           if (!Object.hasOwn(call.args, name)) continue;
           const value = call.args[name];
           if (typeof value !== 'string' || value === '' || value.includes('\0')) {
-            out.push(uncertainAccess(String(value), 'read', `shell:args.${name}`, `the ${name} argument is not a usable path`));
+            out.push(
+              uncertainAccess(
+                String(value),
+                'read',
+                `shell:args.${name}`,
+                `the ${name} argument is not a usable path`,
+              ),
+            );
             cwd = null;
           } else {
             const a = state.access(value, 'read', { origin: `shell:args.${name}` });
@@ -49,7 +56,14 @@ export function shell(options?: ShellOptions): GuardPlugin {
         }
         const command = call.args[spec.commandArg];
         if (typeof command !== 'string') {
-          out.push(uncertainAccess(String(command), 'write', `shell:args.${spec.commandArg}`, `the ${spec.commandArg} argument is missing or not a string`));
+          out.push(
+            uncertainAccess(
+              String(command),
+              'write',
+              `shell:args.${spec.commandArg}`,
+              `the ${spec.commandArg} argument is missing or not a string`,
+            ),
+          );
           return out;
         }
         const ex = extractAccesses(command, state.ctx, extractOptions, cwd);
@@ -59,7 +73,7 @@ export function shell(options?: ShellOptions): GuardPlugin {
       });
 
       if (!needsGuard) return;
-      hooks.beforeToolCall.tap({ stage: Stage.GUARD }, (call, state) => {
+      hooks.beforeToolCall.tap({ stage: Stage.GUARD }, (_call, state) => {
         const ex = byCall.get(state);
         if (!ex) return undefined;
         if (opts.metacharacters === 'deny' && ex.metacharacters.length > 0) {

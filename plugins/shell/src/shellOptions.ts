@@ -41,31 +41,48 @@ export const DEFAULT_TOOLS: Readonly<Record<string, ShellToolSpec>> = {
 };
 
 function fail(field: string, value: unknown, expected: string): never {
-  throw new ToolgateError('TOOLGATE_ERR_INVALID_OPTIONS', `shell(): options.${field} must be ${expected}, got ${describeValue(value)}`);
+  throw new ToolgateError(
+    'TOOLGATE_ERR_INVALID_OPTIONS',
+    `shell(): options.${field} must be ${expected}, got ${describeValue(value)}`,
+  );
 }
 
 /** Validates options once, at construction: bad options throw naming the field and the value. */
 export function compileShellOptions(options: ShellOptions | undefined): CompiledShellOptions {
   if (options === undefined) options = {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('', options, 'an object');
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    fail('', options, 'an object');
   const known = new Set(['tools', 'unknownCommands', 'metacharacters', 'maxDepth']);
-  for (const k of Object.keys(options)) if (!known.has(k)) fail(k, (options as Record<string, unknown>)[k], `one of ${[...known].join(', ')} (unknown option)`);
+  for (const k of Object.keys(options))
+    if (!known.has(k))
+      fail(k, (options as Record<string, unknown>)[k], `one of ${[...known].join(', ')} (unknown option)`);
   const unknownCommands = options.unknownCommands ?? 'write';
-  if (!['write', 'prompt', 'deny'].includes(unknownCommands)) fail('unknownCommands', unknownCommands, '"write", "prompt" or "deny"');
+  if (!['write', 'prompt', 'deny'].includes(unknownCommands))
+    fail('unknownCommands', unknownCommands, '"write", "prompt" or "deny"');
   const metacharacters = options.metacharacters ?? 'analyse';
-  if (!['analyse', 'deny'].includes(metacharacters)) fail('metacharacters', metacharacters, '"analyse" or "deny"');
+  if (!['analyse', 'deny'].includes(metacharacters))
+    fail('metacharacters', metacharacters, '"analyse" or "deny"');
   const maxDepth = options.maxDepth ?? 8;
-  if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 64) fail('maxDepth', maxDepth, 'an integer from 0 to 64');
+  if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 64)
+    fail('maxDepth', maxDepth, 'an integer from 0 to 64');
   const given = options.tools ?? {};
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) fail('tools', given, 'an object mapping tool names to { commandArg, cwdArg? }');
+  if (given === null || typeof given !== 'object' || Array.isArray(given))
+    fail('tools', given, 'an object mapping tool names to { commandArg, cwdArg? }');
   const tools = new Map<string, { commandArg: string; cwdArgs: readonly string[] }>();
   for (const [name, spec] of Object.entries({ ...DEFAULT_TOOLS, ...given })) {
     if (spec === false) continue;
-    if (spec === null || typeof spec !== 'object' || typeof spec.commandArg !== 'string' || spec.commandArg === '') {
+    if (
+      spec === null ||
+      typeof spec !== 'object' ||
+      typeof spec.commandArg !== 'string' ||
+      spec.commandArg === ''
+    ) {
       fail(`tools.${name}`, spec, '{ commandArg: string, cwdArg?: string | string[] } or false');
     }
-    const cwd = spec.cwdArg === undefined ? DEFAULT_CWD : typeof spec.cwdArg === 'string' ? [spec.cwdArg] : spec.cwdArg;
-    if (!Array.isArray(cwd) || cwd.some((c) => typeof c !== 'string' || c === '')) fail(`tools.${name}.cwdArg`, spec.cwdArg, 'a non-empty string or an array of them');
+    const cwd =
+      spec.cwdArg === undefined ? DEFAULT_CWD : typeof spec.cwdArg === 'string' ? [spec.cwdArg] : spec.cwdArg;
+    if (!Array.isArray(cwd) || cwd.some((c) => typeof c !== 'string' || c === ''))
+      fail(`tools.${name}.cwdArg`, spec.cwdArg, 'a non-empty string or an array of them');
     tools.set(name, { commandArg: spec.commandArg, cwdArgs: cwd });
   }
   return { tools, unknownCommands, metacharacters, maxDepth };

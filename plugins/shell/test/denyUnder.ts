@@ -10,8 +10,16 @@ export function denyUnder(roots: string[]): GuardPlugin {
         for (const access of state.accesses) {
           const path = access.realPath;
           if (path === null) continue;
-          const hit = roots.find((r) => isWithin(path, r) || (access.scope === 'subtree' && isWithin(r, path)));
-          if (hit) return { action: 'deny', code: 'PATH_DENIED', reason: `${access.op} of ${path} is denied`, access };
+          const hit = roots.find(
+            (r) => isWithin(path, r) || (access.scope === 'subtree' && isWithin(r, path)),
+          );
+          if (hit)
+            return {
+              action: 'deny',
+              code: 'PATH_DENIED',
+              reason: `${access.op} of ${path} is denied`,
+              access,
+            };
         }
         return undefined;
       });

@@ -1,8 +1,18 @@
 import type { Access, CallContext } from '@toolgate/core';
 
 /** A context whose directories do not exist, so paths resolve lexically and results do not depend on the host. */
+/** Variables every fixture sees. */
+export const FIXTURE_ENV: Record<string, string> = { D: '/data', SP: '/sp ace', G: '/etc/*', EMPTY: '' };
+
 export function fakeContext(env: Record<string, string> = {}, cwd = '/ws/project'): CallContext {
-  return { sessionId: 's1', agentId: 'a1', cwd, workspace: '/ws', home: '/home/agent', env: { HOME: '/home/agent', ...env } };
+  return {
+    sessionId: 's1',
+    agentId: 'a1',
+    cwd,
+    workspace: '/ws',
+    home: '/home/agent',
+    env: { HOME: '/home/agent', ...env },
+  };
 }
 
 /**

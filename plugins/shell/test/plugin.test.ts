@@ -89,7 +89,9 @@ describe('shell plugin in a guard', () => {
 
   it('denies metacharacters in strict mode, analyses them otherwise', async () => {
     const strict = createGuard({ plugins: [shell({ metacharacters: 'deny' }), denyUnder([secret])] });
-    const d = await strict.check({ tool: 'terminal', args: { command: 'echo $(date) > out.txt' } }, ctx, { resolvePrompts: false });
+    const d = await strict.check({ tool: 'terminal', args: { command: 'echo $(date) > out.txt' } }, ctx, {
+      resolvePrompts: false,
+    });
     expect(d.action).toBe('deny');
     expect(d.reasons[0]?.code).toBe('SHELL_METACHARACTER');
     expect((await check('echo $(date) > out.txt')).action).toBe('allow');
@@ -97,10 +99,14 @@ describe('shell plugin in a guard', () => {
 
   it('prompts or denies unknown commands when asked to', async () => {
     const p = createGuard({ plugins: [shell({ unknownCommands: 'prompt' }), denyUnder([secret])] });
-    const d = await p.check({ tool: 'shell_exec', args: { command: 'frobnicate notes.txt' } }, ctx, { resolvePrompts: false });
+    const d = await p.check({ tool: 'shell_exec', args: { command: 'frobnicate notes.txt' } }, ctx, {
+      resolvePrompts: false,
+    });
     expect(d.action).toBe('prompt');
     const q = createGuard({ plugins: [shell({ unknownCommands: 'deny' }), denyUnder([secret])] });
-    const e = await q.check({ tool: 'shell_exec', args: { command: 'frobnicate' } }, ctx, { resolvePrompts: false });
+    const e = await q.check({ tool: 'shell_exec', args: { command: 'frobnicate' } }, ctx, {
+      resolvePrompts: false,
+    });
     expect(e.action).toBe('deny');
     expect(e.reasons[0]?.code).toBe('SHELL_UNCERTAIN');
   });

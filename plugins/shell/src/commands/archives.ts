@@ -25,12 +25,92 @@ const tar: CommandHandler = (cx) => {
   }
   const p = parseArgs(args, {
     short: TAR_SHORT,
-    long: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'blocking-factor', 'info-script', 'new-volume-script', 'group', 'owner', 'mode', 'mtime', 'newer', 'newer-mtime', 'after-date', 'use-compress-program', 'to-command', 'checkpoint', 'checkpoint-action', 'index-file', 'listed-incremental', 'label', 'format', 'transform', 'xform', 'strip-components', 'volno-file', 'rsh-command', 'suffix', 'backup', 'record-size', 'tape-length', 'atime-preserve', 'occurrence', 'sort', 'warning', 'quoting-style', 'owner-map', 'group-map', 'xattrs-include', 'xattrs-exclude', 'level'],
-    flags: ['create', 'extract', 'get', 'list', 'append', 'update', 'diff', 'compare', 'delete', 'to-stdout', 'gzip', 'bzip2', 'xz', 'zstd', 'verbose'],
+    long: [
+      'file',
+      'directory',
+      'files-from',
+      'exclude-from',
+      'exclude',
+      'blocking-factor',
+      'info-script',
+      'new-volume-script',
+      'group',
+      'owner',
+      'mode',
+      'mtime',
+      'newer',
+      'newer-mtime',
+      'after-date',
+      'use-compress-program',
+      'to-command',
+      'checkpoint',
+      'checkpoint-action',
+      'index-file',
+      'listed-incremental',
+      'label',
+      'format',
+      'transform',
+      'xform',
+      'strip-components',
+      'volno-file',
+      'rsh-command',
+      'suffix',
+      'backup',
+      'record-size',
+      'tape-length',
+      'atime-preserve',
+      'occurrence',
+      'sort',
+      'warning',
+      'quoting-style',
+      'owner-map',
+      'group-map',
+      'xattrs-include',
+      'xattrs-exclude',
+      'level',
+    ],
+    flags: [
+      'create',
+      'extract',
+      'get',
+      'list',
+      'append',
+      'update',
+      'diff',
+      'compare',
+      'delete',
+      'to-stdout',
+      'gzip',
+      'bzip2',
+      'xz',
+      'zstd',
+      'verbose',
+    ],
   });
-  emitOptions(cx, p, { '-T': 'read', '--files-from': 'read', '-X': 'read', '--exclude-from': 'read', '--index-file': 'write', '--listed-incremental': 'write', '-g': 'write', '--volno-file': 'write', '--newer': 'read' });
+  emitOptions(cx, p, {
+    '-T': 'read',
+    '--files-from': 'read',
+    '-X': 'read',
+    '--exclude-from': 'read',
+    '--index-file': 'write',
+    '--listed-incremental': 'write',
+    '-g': 'write',
+    '--volno-file': 'write',
+    '--newer': 'read',
+  });
   for (const o of p.opts) {
-    if (['-I', '--use-compress-program', '--to-command', '-F', '--info-script', '--new-volume-script', '--rsh-command'].includes(o.name) || (o.name === '--checkpoint-action' && /exec/.test(o.value?.value ?? ''))) {
+    if (
+      [
+        '-I',
+        '--use-compress-program',
+        '--to-command',
+        '-F',
+        '--info-script',
+        '--new-volume-script',
+        '--rsh-command',
+      ].includes(o.name) ||
+      (o.name === '--checkpoint-action' && /exec/.test(o.value?.value ?? ''))
+    ) {
       cx.uncertain(`tar ${o.name} runs a program we do not analyse`);
     }
   }
@@ -48,7 +128,12 @@ const tar: CommandHandler = (cx) => {
   const base = dirs[dirs.length - 1];
   const under = (f: Field): Field => {
     if (!base || f.value.startsWith('/') || f.tilde || f.uncertain !== undefined) return f;
-    return { ...f, value: `${base.value}/${f.value}`, tilde: base.tilde, glob: f.glob >= 0 ? f.glob + base.value.length + 1 : -1 };
+    return {
+      ...f,
+      value: `${base.value}/${f.value}`,
+      tilde: base.tilde,
+      glob: f.glob >= 0 ? f.glob + base.value.length + 1 : -1,
+    };
   };
   if (create) {
     for (const m of p.operands) cx.read(under(m), { scope: 'subtree', tag: 'member' });
@@ -60,7 +145,19 @@ const tar: CommandHandler = (cx) => {
 
 /** zip ARCHIVE FILES…: the archive is written, the files read (subtrees with `-r`). */
 const zip: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'bnOtPZsxi', long: ['temp-path', 'output-file', 'suffixes', 'password', 'split-size', 'exclude', 'include', 'compression-method'] });
+  const p = parseArgs(cx.args, {
+    short: 'bnOtPZsxi',
+    long: [
+      'temp-path',
+      'output-file',
+      'suffixes',
+      'password',
+      'split-size',
+      'exclude',
+      'include',
+      'compression-method',
+    ],
+  });
   emitOptions(cx, p, { '-b': 'write', '--temp-path': 'write', '-O': 'write', '--output-file': 'write' });
   if (has(p, '-@', '--names-stdin')) cx.uncertain('zip -@ takes the file names from stdin', 'read');
   if (has(p, '-T', '--test') && has(p, '-TT', '--unzip-command')) cx.uncertain('zip -TT runs a program');

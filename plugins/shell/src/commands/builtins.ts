@@ -7,7 +7,9 @@ const cd: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {});
   const target = p.operands[0];
   if (!target) {
-    cx.chdir({ ...literal('~'), tilde: true });
+    const home = { ...literal('~'), tilde: true };
+    cx.read(home, { tag: 'dir' });
+    cx.chdir(home);
     return;
   }
   if (target.value === '-' || /^[+-]\d+$/.test(target.value)) {
@@ -26,7 +28,8 @@ const declare: CommandHandler = (cx) => {
   for (const f of cx.args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
     if (m) cx.setVar(m[1]!, f.uncertain === undefined && !m[2] ? [f.value.slice(m[0].length)] : null);
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly') cx.setVar(f.value, null);
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
+      cx.setVar(f.value, null);
   }
 };
 
@@ -79,7 +82,12 @@ export const builtins: Record<string, CommandHandler> = {
   trap,
   alias,
   printf,
-  date: simple({ short: 'dfrI', long: ['date', 'file', 'reference', 'iso-8601', 'rfc-3339'], operands: 'none', pathOpts: { '-f': 'read', '--file': 'read', '-r': 'read', '--reference': 'read' } }),
+  date: simple({
+    short: 'dfrI',
+    long: ['date', 'file', 'reference', 'iso-8601', 'rfc-3339'],
+    operands: 'none',
+    pathOpts: { '-f': 'read', '--file': 'read', '-r': 'read', '--reference': 'read' },
+  }),
   history: (cx) => {
     const p = parseArgs(cx.args, { short: 'd' });
     const write = p.opts.some((o) => /^-[awrn]$/.test(o.name));
@@ -94,13 +102,85 @@ export const builtins: Record<string, CommandHandler> = {
 };
 
 for (const name of [
-  'echo', 'true', 'false', ':', 'exit', 'return', 'shift', 'set', 'wait', 'jobs', 'kill', 'killall', 'pkill',
-  'sleep', 'whoami', 'id', 'hostname', 'uname', 'pwd', 'let', 'type', 'which', 'whereis', 'ulimit', 'umask',
-  'shopt', 'unalias', 'break', 'continue', 'seq', 'yes', 'tput', 'clear', 'printenv', 'locale', 'nproc', 'free',
-  'uptime', 'ps', 'top', 'tty', 'logname', 'groups', 'users', 'who', 'w', 'cal', 'bc', 'expr', 'factor',
-  'numfmt', 'basename', 'dirname', 'times', 'dirs', 'disown', 'bg', 'fg', 'suspend', 'logout', 'caller',
-  'compgen', 'complete', 'help', 'ping', 'host', 'dig', 'nslookup', 'arch', 'env_parallel', 'pgrep', 'lsof',
-  'df', 'sync', 'stty', 'getconf', 'md5', 'false', 'test_true',
+  'echo',
+  'true',
+  'false',
+  ':',
+  'exit',
+  'return',
+  'shift',
+  'set',
+  'wait',
+  'jobs',
+  'kill',
+  'killall',
+  'pkill',
+  'sleep',
+  'whoami',
+  'id',
+  'hostname',
+  'uname',
+  'pwd',
+  'let',
+  'type',
+  'which',
+  'whereis',
+  'ulimit',
+  'umask',
+  'shopt',
+  'unalias',
+  'break',
+  'continue',
+  'seq',
+  'yes',
+  'tput',
+  'clear',
+  'printenv',
+  'locale',
+  'nproc',
+  'free',
+  'uptime',
+  'ps',
+  'top',
+  'tty',
+  'logname',
+  'groups',
+  'users',
+  'who',
+  'w',
+  'cal',
+  'bc',
+  'expr',
+  'factor',
+  'numfmt',
+  'basename',
+  'dirname',
+  'times',
+  'dirs',
+  'disown',
+  'bg',
+  'fg',
+  'suspend',
+  'logout',
+  'caller',
+  'compgen',
+  'complete',
+  'help',
+  'ping',
+  'host',
+  'dig',
+  'nslookup',
+  'arch',
+  'env_parallel',
+  'pgrep',
+  'lsof',
+  'df',
+  'sync',
+  'stty',
+  'getconf',
+  'md5',
+  'false',
+  'test_true',
 ]) {
   builtins[name] ??= noPaths;
 }

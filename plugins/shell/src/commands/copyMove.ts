@@ -15,8 +15,36 @@ function split(p: ParsedArgs): { sources: Field[]; dest: Field | undefined } {
 
 const CP: ArgSpec = {
   short: 'tS',
-  long: ['target-directory', 'suffix', 'backup', 'preserve', 'no-preserve', 'reflink', 'sparse', 'context', 'update'],
-  flags: ['recursive', 'no-target-directory', 'archive', 'force', 'interactive', 'link', 'symbolic-link', 'parents', 'dereference', 'no-dereference', 'remove-destination', 'strip-trailing-slashes', 'one-file-system', 'verbose', 'attributes-only', 'copy-contents', 'no-clobber'],
+  long: [
+    'target-directory',
+    'suffix',
+    'backup',
+    'preserve',
+    'no-preserve',
+    'reflink',
+    'sparse',
+    'context',
+    'update',
+  ],
+  flags: [
+    'recursive',
+    'no-target-directory',
+    'archive',
+    'force',
+    'interactive',
+    'link',
+    'symbolic-link',
+    'parents',
+    'dereference',
+    'no-dereference',
+    'remove-destination',
+    'strip-trailing-slashes',
+    'one-file-system',
+    'verbose',
+    'attributes-only',
+    'copy-contents',
+    'no-clobber',
+  ],
 };
 
 const cp: CommandHandler = (cx) => {
@@ -40,7 +68,11 @@ const mv: CommandHandler = (cx) => {
 };
 
 const install: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'tSgmoZ', long: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'context', 'backup', 'strip-program'], flags: ['directory', 'no-target-directory'] });
+  const p = parseArgs(cx.args, {
+    short: 'tSgmoZ',
+    long: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'context', 'backup', 'strip-program'],
+    flags: ['directory', 'no-target-directory'],
+  });
   emitOptions(cx, p, {});
   if (has(p, '-d', '--directory')) {
     for (const f of p.operands) cx.write(f);
@@ -62,14 +94,33 @@ function dirOf(value: string): string {
  * read; a hard link's target can be written through the new name, so it is a write.
  */
 const ln: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'tS', long: ['target-directory', 'suffix', 'backup'], flags: ['symbolic', 'force', 'no-dereference', 'no-target-directory', 'relative', 'logical', 'physical', 'interactive', 'verbose'] });
+  const p = parseArgs(cx.args, {
+    short: 'tS',
+    long: ['target-directory', 'suffix', 'backup'],
+    flags: [
+      'symbolic',
+      'force',
+      'no-dereference',
+      'no-target-directory',
+      'relative',
+      'logical',
+      'physical',
+      'interactive',
+      'verbose',
+    ],
+  });
   const symbolic = has(p, '-s', '--symbolic');
+  if (p.operands.length === 0) return;
   const targetDir = values(p, ...TARGET)[0];
   let targets: Field[];
   let links: Field[];
   if (targetDir) {
     targets = p.operands;
-    links = targets.map((t) => ({ ...targetDir, value: `${targetDir.value}/${t.value.slice(t.value.lastIndexOf('/') + 1)}`, glob: -1 }));
+    links = targets.map((t) => ({
+      ...targetDir,
+      value: `${targetDir.value}/${t.value.slice(t.value.lastIndexOf('/') + 1)}`,
+      glob: -1,
+    }));
   } else if (p.operands.length === 1) {
     targets = p.operands;
     const t = p.operands[0]!;
@@ -77,12 +128,22 @@ const ln: CommandHandler = (cx) => {
   } else {
     targets = p.operands.slice(0, -1);
     const last = p.operands[p.operands.length - 1]!;
-    links = targets.length > 1 ? targets.map((t) => ({ ...last, value: `${last.value}/${t.value.slice(t.value.lastIndexOf('/') + 1)}`, glob: -1 })) : [last];
+    links =
+      targets.length > 1
+        ? targets.map((t) => ({
+            ...last,
+            value: `${last.value}/${t.value.slice(t.value.lastIndexOf('/') + 1)}`,
+            glob: -1,
+          }))
+        : [last];
   }
   targets.forEach((t, k) => {
     const link = links[k] ?? links[0]!;
     if (symbolic && !t.value.startsWith('/') && !t.tilde && t.uncertain === undefined) {
-      const base = targetDir || targets.length > 1 ? link.value.slice(0, link.value.lastIndexOf('/')) : dirOf(link.value);
+      const base =
+        targetDir || targets.length > 1
+          ? link.value.slice(0, link.value.lastIndexOf('/'))
+          : dirOf(link.value);
       cx.read({ ...t, value: `${base}/${t.value}`, tilde: link.tilde, glob: -1 }, { tag: 'target' });
     } else if (symbolic) cx.read(t, { tag: 'target' });
     else cx.write(t, { tag: 'target' });
@@ -112,7 +173,12 @@ function isRemote(f: Field): boolean {
   return colon > 0 && (slash === -1 || colon < slash);
 }
 
-function remoteCopy(spec: ArgSpec, recursiveFlags: string[], pathOpts: Record<string, 'read' | 'write'>, shell: string[]): CommandHandler {
+function remoteCopy(
+  spec: ArgSpec,
+  recursiveFlags: string[],
+  pathOpts: Record<string, 'read' | 'write'>,
+  shell: string[],
+): CommandHandler {
   return (cx: CommandContext) => {
     const p = parseArgs(cx.args, spec);
     emitOptions(cx, p, pathOpts);
@@ -137,23 +203,81 @@ function remoteCopy(spec: ArgSpec, recursiveFlags: string[], pathOpts: Record<st
 const rsync = remoteCopy(
   {
     short: 'eBfMT',
-    long: ['rsh', 'rsync-path', 'exclude', 'exclude-from', 'include', 'include-from', 'files-from', 'filter', 'log-file', 'log-file-format', 'backup-dir', 'suffix', 'temp-dir', 'partial-dir', 'compare-dest', 'copy-dest', 'link-dest', 'password-file', 'chmod', 'chown', 'usermap', 'groupmap', 'timeout', 'contimeout', 'port', 'bwlimit', 'max-size', 'min-size', 'max-delete', 'block-size', 'modify-window', 'out-format', 'info', 'debug', 'compress-level', 'compress-choice', 'checksum-choice', 'iconv', 'write-batch', 'only-write-batch', 'read-batch', 'sockopts', 'outbuf', 'remote-option', 'stop-after', 'stop-at', 'mkpath'],
+    long: [
+      'rsh',
+      'rsync-path',
+      'exclude',
+      'exclude-from',
+      'include',
+      'include-from',
+      'files-from',
+      'filter',
+      'log-file',
+      'log-file-format',
+      'backup-dir',
+      'suffix',
+      'temp-dir',
+      'partial-dir',
+      'compare-dest',
+      'copy-dest',
+      'link-dest',
+      'password-file',
+      'chmod',
+      'chown',
+      'usermap',
+      'groupmap',
+      'timeout',
+      'contimeout',
+      'port',
+      'bwlimit',
+      'max-size',
+      'min-size',
+      'max-delete',
+      'block-size',
+      'modify-window',
+      'out-format',
+      'info',
+      'debug',
+      'compress-level',
+      'compress-choice',
+      'checksum-choice',
+      'iconv',
+      'write-batch',
+      'only-write-batch',
+      'read-batch',
+      'sockopts',
+      'outbuf',
+      'remote-option',
+      'stop-after',
+      'stop-at',
+      'mkpath',
+    ],
     flags: ['recursive', 'archive', 'remove-source-files', 'delete', 'dry-run'],
   },
   ['-r', '-a', '--recursive', '--archive'],
   {
-    '--exclude-from': 'read', '--include-from': 'read', '--files-from': 'read', '--log-file': 'write',
-    '--backup-dir': 'write', '--temp-dir': 'write', '-T': 'write', '--partial-dir': 'write', '--password-file': 'read',
-    '--compare-dest': 'read', '--copy-dest': 'read', '--link-dest': 'read', '--write-batch': 'write', '--only-write-batch': 'write', '--read-batch': 'read',
+    '--exclude-from': 'read',
+    '--include-from': 'read',
+    '--files-from': 'read',
+    '--log-file': 'write',
+    '--backup-dir': 'write',
+    '--temp-dir': 'write',
+    '-T': 'write',
+    '--partial-dir': 'write',
+    '--password-file': 'read',
+    '--compare-dest': 'read',
+    '--copy-dest': 'read',
+    '--link-dest': 'read',
+    '--write-batch': 'write',
+    '--only-write-batch': 'write',
+    '--read-batch': 'read',
   },
   ['-e', '--rsh', '--rsync-path'],
 );
 
-const scp = remoteCopy(
-  { short: 'cFiJloPSDX', long: [] },
-  ['-r'],
-  { '-F': 'read', '-i': 'read' },
-  ['-S', '-D'],
-);
+const scp = remoteCopy({ short: 'cFiJloPSDX', long: [] }, ['-r'], { '-F': 'read', '-i': 'read' }, [
+  '-S',
+  '-D',
+]);
 
 export const copyMove: Record<string, CommandHandler> = { cp, mv, install, ln, dd, rsync, scp };

@@ -8,7 +8,12 @@ const SED_FILE_CMD = /(^|[;\n{}!0-9$/])\s*[wWrRe](\s|$)|(^|[;\n{}])\s*s(.).*\4.*
 
 /** sed: the first operand is the script (unless `-e`/`-f`); `-i`/`--in-place` writes the files. */
 const sed: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'efl', long: ['expression', 'file', 'line-length'], optionalShort: 'i', flags: ['in-place', 'regexp-extended', 'quiet', 'silent', 'null-data', 'separate', 'sandbox'] });
+  const p = parseArgs(cx.args, {
+    short: 'efl',
+    long: ['expression', 'file', 'line-length'],
+    optionalShort: 'i',
+    flags: ['in-place', 'regexp-extended', 'quiet', 'silent', 'null-data', 'separate', 'sandbox'],
+  });
   // `--in-place=SUFFIX` arrives as a stray (an option with a value we did not declare): it is the backup suffix.
   const inPlace = has(p, '-i', '--in-place') || cx.args.some((f) => f.value.startsWith('--in-place='));
   emitOptions(cx, { ...p, strays: [] }, { '-f': 'read', '--file': 'read' });
@@ -18,7 +23,8 @@ const sed: CommandHandler = (cx) => {
   if (!fromOption && p.operands[0]) scripts.push(p.operands[0]);
   if (!has(p, '--sandbox')) {
     for (const s of scripts) {
-      if (s.uncertain !== undefined || SED_FILE_CMD.test(s.value)) cx.uncertain('the sed script reads, writes or runs something', 'write', s.raw);
+      if (s.uncertain !== undefined || SED_FILE_CMD.test(s.value))
+        cx.uncertain('the sed script reads, writes or runs something', 'write', s.raw);
     }
   }
   for (const f of operands) {
@@ -28,11 +34,15 @@ const sed: CommandHandler = (cx) => {
 };
 
 // awk programs can redirect output (`print > "f"`), run commands (`system`, `|`) and read files (`getline`).
-const AWK_SIDE = /\bsystem\s*\(|\bgetline\b|\bprintf?\b[^;}\n]*[>|]|\|&|\bclose\s*\(|\bfflush\b|@load|@include/;
+const AWK_SIDE =
+  /\bsystem\s*\(|\bgetline\b|\bprintf?\b[^;}\n]*[>|]|\|&|\bclose\s*\(|\bfflush\b|@load|@include/;
 
 /** awk: program first (unless `-f`); `-i inplace` (gawk) writes the files. */
 const awk: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'fvFiEle', long: ['file', 'assign', 'field-separator', 'include', 'exec', 'load', 'source'] });
+  const p = parseArgs(cx.args, {
+    short: 'fvFiEle',
+    long: ['file', 'assign', 'field-separator', 'include', 'exec', 'load', 'source'],
+  });
   emitOptions(cx, p, { '-f': 'read', '--file': 'read', '-E': 'read', '--exec': 'read', '--include': 'read' });
   const inPlace = values(p, '-i', '--include').some((f) => f.value === 'inplace');
   const fromFile = has(p, '-f', '--file', '-E', '--exec');
@@ -40,7 +50,8 @@ const awk: CommandHandler = (cx) => {
   const sources = values(p, '-e', '--source');
   if (fromFile) cx.uncertain('the awk program comes from a file we do not analyse', 'write');
   for (const prog of program ? [program, ...sources] : sources) {
-    if (prog.uncertain !== undefined || AWK_SIDE.test(prog.value)) cx.uncertain('the awk program writes, reads or runs something', 'write', prog.raw);
+    if (prog.uncertain !== undefined || AWK_SIDE.test(prog.value))
+      cx.uncertain('the awk program writes, reads or runs something', 'write', prog.raw);
   }
   for (const f of fromFile ? p.operands : p.operands.slice(1)) {
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value)) continue;
@@ -66,7 +77,8 @@ const perl: CommandHandler = (cx) => {
     operands = rest;
   }
   for (const c of code) {
-    if (c.uncertain !== undefined || !PERL_SIMPLE.test(c.value)) cx.uncertain('perl -e code is not analysed', 'write', c.raw);
+    if (c.uncertain !== undefined || !PERL_SIMPLE.test(c.value))
+      cx.uncertain('perl -e code is not analysed', 'write', c.raw);
   }
   const inPlace = has(p, '-i');
   for (const f of operands) {
@@ -75,4 +87,12 @@ const perl: CommandHandler = (cx) => {
   }
 };
 
-export const editors: Record<string, CommandHandler> = { sed, gsed: sed, awk, gawk: awk, mawk: awk, nawk: awk, perl };
+export const editors: Record<string, CommandHandler> = {
+  sed,
+  gsed: sed,
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
+  perl,
+};

@@ -4,10 +4,41 @@ import type { CommandHandler } from '../extractTypes.js';
 import { literal } from './spec.js';
 
 const FIND_ARG = new Set([
-  '-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-type', '-xtype', '-perm', '-user', '-group',
-  '-size', '-mtime', '-atime', '-ctime', '-mmin', '-amin', '-cmin', '-maxdepth', '-mindepth', '-links', '-inum',
-  '-uid', '-gid', '-printf', '-fstype', '-wholename', '-iwholename', '-lname', '-ilname', '-used', '-context',
-  '-regextype', '-D', '-O',
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-regex',
+  '-iregex',
+  '-type',
+  '-xtype',
+  '-perm',
+  '-user',
+  '-group',
+  '-size',
+  '-mtime',
+  '-atime',
+  '-ctime',
+  '-mmin',
+  '-amin',
+  '-cmin',
+  '-maxdepth',
+  '-mindepth',
+  '-links',
+  '-inum',
+  '-uid',
+  '-gid',
+  '-printf',
+  '-fstype',
+  '-wholename',
+  '-iwholename',
+  '-lname',
+  '-ilname',
+  '-used',
+  '-context',
+  '-regextype',
+  '-D',
+  '-O',
 ]);
 const FIND_READ = new Set(['-newer', '-anewer', '-cnewer', '-samefile', '-files0-from']);
 const FIND_WRITE = new Set(['-fprint', '-fprint0', '-fls', '-fprintf']);
@@ -24,7 +55,11 @@ const find: CommandHandler = (cx) => {
   const starts: Field[] = [];
   while (k < args.length) {
     const v = args[k]!.value;
-    if (args[k]!.uncertain === undefined && (v.startsWith('-') || v === '(' || v === '!' || v === ')' || v === ',')) break;
+    if (
+      args[k]!.uncertain === undefined &&
+      (v.startsWith('-') || v === '(' || v === '!' || v === ')' || v === ',')
+    )
+      break;
     starts.push(args[k]!);
     k++;
   }
@@ -33,13 +68,14 @@ const find: CommandHandler = (cx) => {
   for (; k < args.length; k++) {
     const f = args[k]!;
     const v = f.value;
-    if (FIND_ARG.has(v) || v.startsWith('-newer')) {
-      const arg = args[k + 1];
-      if (arg && v.startsWith('-newer') && !v.endsWith('t') && v.length > 6) cx.read(arg, { tag: v.slice(1) });
-      k++;
-    } else if (FIND_READ.has(v)) {
+    if (FIND_READ.has(v)) {
       const arg = args[++k];
       if (arg) cx.read(arg, { tag: v.slice(1) });
+    } else if (FIND_ARG.has(v) || v.startsWith('-newer')) {
+      // `-newerXY FILE` compares with FILE's times unless Y is `t` (a date string).
+      const arg = args[k + 1];
+      if (arg && v.startsWith('-newer') && !v.endsWith('t')) cx.read(arg, { tag: v.slice(1) });
+      k++;
     } else if (FIND_WRITE.has(v)) {
       const arg = args[++k];
       if (arg) cx.write(arg, { tag: v.slice(1) });
@@ -51,7 +87,8 @@ const find: CommandHandler = (cx) => {
       k++;
       for (; k < args.length; k++) {
         const a = args[k]!;
-        if (a.value === ';' || (a.value === '+' && argv.length > 0 && argv[argv.length - 1]!.value === '{}')) break;
+        if (a.value === ';' || (a.value === '+' && argv.length > 0 && argv[argv.length - 1]!.value === '{}'))
+          break;
         argv.push(a.value.includes('{}') && a.uncertain === undefined ? cx.under(starts, a.raw) : a);
       }
       cx.exec(argv);
@@ -66,11 +103,23 @@ const find: CommandHandler = (cx) => {
 const xargs: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {
     short: 'adEILlnPsi',
-    long: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+    long: [
+      'arg-file',
+      'delimiter',
+      'eof',
+      'replace',
+      'max-lines',
+      'max-args',
+      'max-procs',
+      'max-chars',
+      'process-slot-var',
+    ],
     posix: true,
   });
   for (const f of values(p, '-a', '--arg-file')) cx.read(f, { tag: 'arg-file' });
-  const replace = values(p, '-I', '--replace', '-i')[0]?.value ?? (p.opts.some((o) => o.name === '-i' || o.name === '--replace') ? '{}' : undefined);
+  const replace =
+    values(p, '-I', '--replace', '-i')[0]?.value ??
+    (p.opts.some((o) => o.name === '-i' || o.name === '--replace') ? '{}' : undefined);
   const cmd = p.operands.length > 0 ? [...p.operands] : [literal('echo')];
   const stdin = cx.fromStdin('<stdin>');
   if (replace !== undefined) {

@@ -37,8 +37,11 @@ const shellCmd: CommandHandler = (cx) => {
   if (command) {
     const script = rest[0];
     if (!script) cx.uncertain(`${cx.name} -c without a command`);
-    else if (script.uncertain !== undefined) cx.uncertain(`the script of ${cx.name} -c is not known: ${script.uncertain}`);
-    else cx.script(script.value, `${cx.name}-c`);
+    else if (script.uncertain !== undefined || script.under)
+      cx.uncertain(
+        `the script of ${cx.name} -c is not known: ${script.uncertain ?? 'find substitutes paths into it'}`,
+      );
+    else cx.script(script.value, `${cx.name}-c`, { positional: rest.slice(1) });
     return;
   }
   if (stdin || rest.length === 0) {
@@ -52,9 +55,9 @@ const shellCmd: CommandHandler = (cx) => {
 
 /** eval joins its arguments into a script. */
 const evalCmd: CommandHandler = (cx) => {
-  const bad = cx.args.find((f) => f.uncertain !== undefined);
-  if (bad) cx.uncertain(`eval of a value that is not known: ${bad.uncertain}`);
-  else cx.script(cx.args.map((f) => f.value).join(' '), 'eval');
+  const bad = cx.args.find((f) => f.uncertain !== undefined || f.under);
+  if (bad) cx.uncertain(`eval of a value that is not known: ${bad.uncertain ?? bad.raw}`);
+  else cx.script(cx.args.map((f) => f.value).join(' '), 'eval', { sameShell: true });
 };
 
 /** source/. read their file; what it runs in this shell is unknown (it may also cd). */
@@ -71,10 +74,28 @@ const source: CommandHandler = (cx) => {
  */
 function interpreter(inline: string, withArg: string, modules = ''): CommandHandler {
   return (cx) => {
-    const p = parseArgs(cx.args, { short: inline + withArg + modules, long: ['eval', 'print', 'require', 'import', 'loader', 'input-type', 'experimental-loader', 'env-file', 'inspect-port'], posix: true });
+    const p = parseArgs(cx.args, {
+      short: inline + withArg + modules,
+      long: [
+        'eval',
+        'print',
+        'require',
+        'import',
+        'loader',
+        'input-type',
+        'experimental-loader',
+        'env-file',
+        'inspect-port',
+      ],
+      posix: true,
+    });
     for (const o of p.opts) {
       if (inline.includes(o.name.slice(1)) || o.name === '--eval' || o.name === '--print') {
-        cx.uncertain(`${cx.name} ${o.name} runs inline code that is not analysed`, 'write', o.value?.raw ?? cx.name);
+        cx.uncertain(
+          `${cx.name} ${o.name} runs inline code that is not analysed`,
+          'write',
+          o.value?.raw ?? cx.name,
+        );
         cx.unknownOperands(p.operands);
         return;
       }
@@ -83,7 +104,8 @@ function interpreter(inline: string, withArg: string, modules = ''): CommandHand
         return;
       }
       if (o.name === '--require' || o.name === '-r' || o.name === '--import' || o.name === '--env-file') {
-        if (o.value && (o.value.value.includes('/') || o.value.value.startsWith('.'))) cx.read(o.value, { tag: 'module' });
+        if (o.value && (o.value.value.includes('/') || o.value.value.startsWith('.')))
+          cx.read(o.value, { tag: 'module' });
       }
     }
     const [file, ...rest] = p.operands;

@@ -4,7 +4,10 @@ import type { CommandContext, CommandHandler } from '../extractTypes.js';
 import { emitOptions } from './spec.js';
 
 /** A wrapper runs the rest of its argv as a command after its own options (POSIX: options stop at it). */
-function wrapper(spec: ArgSpec, before?: (cx: CommandContext, rest: Field[], p: ReturnType<typeof parseArgs>) => Field[] | undefined): CommandHandler {
+function wrapper(
+  spec: ArgSpec,
+  before?: (cx: CommandContext, rest: Field[], p: ReturnType<typeof parseArgs>) => Field[] | undefined,
+): CommandHandler {
   return (cx) => {
     const p = parseArgs(cx.args, { ...spec, posix: true });
     let rest = p.operands;
@@ -17,29 +20,58 @@ function wrapper(spec: ArgSpec, before?: (cx: CommandContext, rest: Field[], p: 
   };
 }
 
-const sudo = wrapper({ short: 'CDghpRrTtUu', long: ['close-from', 'chdir', 'group', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout', 'other-user', 'user'] }, (cx, rest, p) => {
-  if (has(p, '-e', '--edit')) {
-    for (const f of rest) cx.write(f);
-    return undefined;
-  }
-  if (has(p, '-R', '--chroot')) {
-    cx.uncertain('sudo --chroot changes the root every path is resolved against');
-    return undefined;
-  }
-  const dir = values(p, '-D', '--chdir')[0];
-  if (dir) cx.chdir(dir);
-  if (rest.length === 0 && has(p, '-s', '--shell', '-i', '--login')) {
-    cx.uncertain('an interactive root shell reads its commands from stdin');
-  }
-  return rest;
-});
+const sudo = wrapper(
+  {
+    short: 'CDghpRrTtUu',
+    long: [
+      'close-from',
+      'chdir',
+      'group',
+      'host',
+      'prompt',
+      'chroot',
+      'role',
+      'type',
+      'command-timeout',
+      'other-user',
+      'user',
+    ],
+  },
+  (cx, rest, p) => {
+    if (has(p, '-e', '--edit')) {
+      for (const f of rest) cx.write(f);
+      return undefined;
+    }
+    if (has(p, '-R', '--chroot')) {
+      cx.uncertain('sudo --chroot changes the root every path is resolved against');
+      return undefined;
+    }
+    const dir = values(p, '-D', '--chdir')[0];
+    if (dir) {
+      cx.read(dir, { tag: 'chdir' });
+      cx.chdir(dir);
+    }
+    if (rest.length === 0 && has(p, '-s', '--shell', '-i', '--login')) {
+      cx.uncertain('an interactive root shell reads its commands from stdin');
+    }
+    return rest;
+  },
+);
 
 /** env [-i] [-u NAME] [-C DIR] [NAME=VALUE]… CMD: assignments reach the command's environment. */
 const env: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'uCSP', long: ['unset', 'chdir', 'split-string', 'default-signal', 'ignore-signal', 'block-signal'], posix: true });
+  const p = parseArgs(cx.args, {
+    short: 'uCSP',
+    long: ['unset', 'chdir', 'split-string', 'default-signal', 'ignore-signal', 'block-signal'],
+    posix: true,
+  });
   if (has(p, '-S', '--split-string')) {
     const s = values(p, '-S', '--split-string')[0];
-    if (s) cx.script(s.uncertain === undefined ? `${s.value} ${p.operands.map((f) => f.value).join(' ')}` : '$(unknown)', 'env-S');
+    if (s)
+      cx.script(
+        s.uncertain === undefined ? `${s.value} ${p.operands.map((f) => f.value).join(' ')}` : '$(unknown)',
+        'env-S',
+      );
     return;
   }
   const dir = values(p, '-C', '--chdir')[0];
@@ -64,7 +96,9 @@ const builtin = wrapper({});
 const command = wrapper({}, (_cx, rest, p) => (has(p, '-v', '-V') ? undefined : rest));
 const exec = wrapper({ short: 'a' });
 const chrt = wrapper({}, (_cx, rest) => rest.slice(1));
-const taskset = wrapper({ short: 'c' }, (_cx, rest, p) => (has(p, '-p', '-c') && !has(p, '-c') ? undefined : has(p, '-c') ? rest : rest.slice(1)));
+const taskset = wrapper({ short: 'c' }, (_cx, rest, p) =>
+  has(p, '-p', '-c') && !has(p, '-c') ? undefined : has(p, '-c') ? rest : rest.slice(1),
+);
 
 /** GNU time writes its report with `-o FILE`. */
 const time = wrapper({ short: 'fo', long: ['format', 'output'] }, (cx, rest, p) => {
@@ -73,19 +107,28 @@ const time = wrapper({ short: 'fo', long: ['format', 'output'] }, (cx, rest, p) 
 });
 
 /** strace/ltrace: `-o FILE` write, then the traced command. */
-const tracer = wrapper({ short: 'eoOpPsSuEaXbI', long: ['output', 'trace', 'signal', 'attach', 'user', 'env'] }, (cx, rest, p) => {
-  emitOptions(cx, p, { '-o': 'write', '--output': 'write' });
-  return rest;
-});
+const tracer = wrapper(
+  { short: 'eoOpPsSuEaXbI', long: ['output', 'trace', 'signal', 'attach', 'user', 'env'] },
+  (cx, rest, p) => {
+    emitOptions(cx, p, { '-o': 'write', '--output': 'write' });
+    return rest;
+  },
+);
 
 /** flock FILE CMD / flock FILE -c 'script': the lock file is created (written). */
 const flock: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'wEc', long: ['timeout', 'conflict-exit-code', 'command'], posix: true });
+  const p = parseArgs(cx.args, {
+    short: 'wEc',
+    long: ['timeout', 'conflict-exit-code', 'command'],
+    posix: true,
+  });
   const [file, ...rest] = p.operands;
   if (file && !/^\d+$/.test(file.value)) cx.write(file, { tag: 'lock' });
-  const c = values(p, '-c', '--command')[0];
+  // `-c` may come before or after the file.
+  const after = rest[0]?.value === '-c' || rest[0]?.value === '--command' ? rest[1] : undefined;
+  const c = values(p, '-c', '--command')[0] ?? after;
   if (c) {
-    if (c.uncertain !== undefined) cx.uncertain(c.uncertain);
+    if (c.uncertain !== undefined || c.under) cx.uncertain(c.uncertain ?? 'flock -c of substituted text');
     else cx.script(c.value, 'flock-c');
   } else cx.exec(rest);
 };
@@ -93,13 +136,17 @@ const flock: CommandHandler = (cx) => {
 /** watch joins its arguments and runs them with `sh -c`. */
 const watch: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, { short: 'dnq', long: ['interval', 'differences', 'chgexit'], posix: true });
-  if (p.operands.some((f) => f.uncertain !== undefined)) cx.uncertain('watch runs a command built from unknown values');
+  if (p.operands.some((f) => f.uncertain !== undefined))
+    cx.uncertain('watch runs a command built from unknown values');
   else cx.script(p.operands.map((f) => f.value).join(' '), 'watch');
 };
 
 /** su/runuser: `-c CMD` runs a script; without it, a shell reads stdin. */
 const su: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'cgGsw', long: ['command', 'group', 'supp-group', 'shell', 'whitelist-environment', 'session-command'] });
+  const p = parseArgs(cx.args, {
+    short: 'cgGsw',
+    long: ['command', 'group', 'supp-group', 'shell', 'whitelist-environment', 'session-command'],
+  });
   const c = values(p, '-c', '--command', '--session-command')[0];
   if (c) {
     if (c.uncertain !== undefined) cx.uncertain(c.uncertain);

@@ -22,7 +22,18 @@ function modeThenFiles(short: string): CommandHandler {
 const split: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {
     short: 'abClnt',
-    long: ['suffix-length', 'bytes', 'line-bytes', 'lines', 'number', 'additional-suffix', 'separator', 'filter', 'numeric-suffixes', 'hex-suffixes'],
+    long: [
+      'suffix-length',
+      'bytes',
+      'line-bytes',
+      'lines',
+      'number',
+      'additional-suffix',
+      'separator',
+      'filter',
+      'numeric-suffixes',
+      'hex-suffixes',
+    ],
   });
   emitOptions(cx, p, {});
   if (has(p, '--filter')) cx.uncertain('split --filter runs a shell command on every chunk');
@@ -44,9 +55,33 @@ const csplit: CommandHandler = (cx) => {
 const patch: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {
     short: 'BDdFgiopVrYz',
-    long: ['prefix', 'ifdef', 'directory', 'fuzz', 'get', 'input', 'output', 'strip', 'reject-file', 'backup-if-mismatch', 'basename-prefix', 'suffix', 'version-control', 'quoting-style', 'read-only', 'reject-format'],
+    long: [
+      'prefix',
+      'ifdef',
+      'directory',
+      'fuzz',
+      'get',
+      'input',
+      'output',
+      'strip',
+      'reject-file',
+      'backup-if-mismatch',
+      'basename-prefix',
+      'suffix',
+      'version-control',
+      'quoting-style',
+      'read-only',
+      'reject-format',
+    ],
   });
-  emitOptions(cx, p, { '-i': 'read', '--input': 'read', '-o': 'write', '--output': 'write', '-r': 'write', '--reject-file': 'write' });
+  emitOptions(cx, p, {
+    '-i': 'read',
+    '--input': 'read',
+    '-o': 'write',
+    '--output': 'write',
+    '-r': 'write',
+    '--reject-file': 'write',
+  });
   const dir = values(p, '-d', '--directory')[0];
   if (dir) cx.chdir(dir);
   const [original, patchFile] = p.operands;
@@ -56,20 +91,42 @@ const patch: CommandHandler = (cx) => {
 };
 
 /** gzip and friends compress in place (the original is replaced) unless writing to stdout. */
-function compressor(short: string): CommandHandler {
+function compressor(short: string, suffix: string, decompress: boolean): CommandHandler {
   return (cx) => {
-    const p = parseArgs(cx.args, { short, long: ['suffix', 'format', 'threads', 'memlimit', 'block-size'], flags: ['stdout', 'to-stdout', 'list', 'test', 'keep'] });
+    const p = parseArgs(cx.args, {
+      short,
+      long: ['suffix', 'format', 'threads', 'memlimit', 'block-size'],
+      flags: ['stdout', 'to-stdout', 'list', 'test', 'keep', 'decompress', 'uncompress'],
+    });
     const toStdout = has(p, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
     const recursive = has(p, '-r', '--recursive');
-    for (const f of p.operands) emitRole(cx, f, toStdout ? 'read' : 'write', recursive ? { scope: 'subtree' } : {});
+    const unpack = decompress || has(p, '-d', '--decompress', '--uncompress');
+    for (const f of p.operands) {
+      emitRole(cx, f, toStdout ? 'read' : 'write', recursive ? { scope: 'subtree' } : {});
+      if (toStdout || recursive || f.uncertain !== undefined) continue;
+      // The file written beside it: `a` → `a.gz`, or `a.gz` → `a`.
+      const sibling = unpack ? f.value.replace(/\.[A-Za-z0-9]+$/, '') : `${f.value}${suffix}`;
+      if (sibling !== f.value && sibling !== '')
+        cx.write({ ...f, value: sibling, glob: f.glob }, { tag: 'output' });
+    }
   };
 }
 
 export const writers: Record<string, CommandHandler> = {
-  rm: simple({ operands: 'delete', flags: ['recursive', 'force', 'interactive', 'dir', 'verbose'], long: ['interactive'], recursive: ['-r', '-R', '--recursive'] }),
+  rm: simple({
+    operands: 'delete',
+    flags: ['recursive', 'force', 'interactive', 'dir', 'verbose'],
+    long: ['interactive'],
+    recursive: ['-r', '-R', '--recursive'],
+  }),
   rmdir: simple({ operands: 'delete', flags: ['parents', 'ignore-fail-on-non-empty', 'verbose'] }),
   unlink: simple({ operands: 'delete' }),
-  shred: simple({ short: 'nsx', long: ['iterations', 'size', 'random-source'], operands: 'write', pathOpts: { '--random-source': 'read' } }),
+  shred: simple({
+    short: 'nsx',
+    long: ['iterations', 'size', 'random-source'],
+    operands: 'write',
+    pathOpts: { '--random-source': 'read' },
+  }),
   mkdir: simple({ short: 'm', long: ['mode', 'context'], operands: 'write' }),
   mkfifo: simple({ short: 'mZ', long: ['mode', 'context'], operands: 'write' }),
   mknod: simple({ short: 'mZ', long: ['mode', 'context'], operands: 'write' }),
@@ -86,13 +143,55 @@ export const writers: Record<string, CommandHandler> = {
     const recursive = has(p, '-R');
     for (const f of p.operands) cx.write(f, recursive ? { scope: 'subtree' } : {});
   },
-  setfacl: simple({ short: 'mMxX', long: ['modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'], operands: 'write', recursive: ['-R', '--recursive'], pathOpts: { '-M': 'read', '-X': 'read', '--modify-file': 'read', '--remove-file': 'read', '--set-file': 'read' } }),
+  setfacl: simple({
+    short: 'mMxX',
+    long: ['modify', 'modify-file', 'remove', 'remove-file', 'set', 'set-file'],
+    operands: 'write',
+    recursive: ['-R', '--recursive'],
+    pathOpts: {
+      '-M': 'read',
+      '-X': 'read',
+      '--modify-file': 'read',
+      '--remove-file': 'read',
+      '--set-file': 'read',
+    },
+  }),
   dos2unix: simple({ operands: 'write' }),
   unix2dos: simple({ operands: 'write' }),
-  sort: simple({ short: 'kotST', long: ['key', 'output', 'field-separator', 'buffer-size', 'temporary-directory', 'parallel', 'batch-size', 'compress-program', 'files0-from', 'sort', 'random-source'], pathOpts: { '-o': 'write', '--output': 'write', '-T': 'write', '--temporary-directory': 'write', '--files0-from': 'read', '--random-source': 'read' } }),
-  shuf: simple({ short: 'ino', long: ['input-range', 'head-count', 'output', 'random-source'], pathOpts: { '-o': 'write', '--output': 'write', '--random-source': 'read' } }),
+  sort: simple({
+    short: 'kotST',
+    long: [
+      'key',
+      'output',
+      'field-separator',
+      'buffer-size',
+      'temporary-directory',
+      'parallel',
+      'batch-size',
+      'compress-program',
+      'files0-from',
+      'sort',
+      'random-source',
+    ],
+    pathOpts: {
+      '-o': 'write',
+      '--output': 'write',
+      '-T': 'write',
+      '--temporary-directory': 'write',
+      '--files0-from': 'read',
+      '--random-source': 'read',
+    },
+  }),
+  shuf: simple({
+    short: 'ino',
+    long: ['input-range', 'head-count', 'output', 'random-source'],
+    pathOpts: { '-o': 'write', '--output': 'write', '--random-source': 'read' },
+  }),
   uniq: (cx) => {
-    const p = parseArgs(cx.args, { short: 'fsw', long: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'] });
+    const p = parseArgs(cx.args, {
+      short: 'fsw',
+      long: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'],
+    });
     const [input, output] = p.operands;
     if (input) cx.read(input);
     if (output) cx.write(output);
@@ -103,25 +202,40 @@ export const writers: Record<string, CommandHandler> = {
     if (input) cx.read(input);
     if (output) cx.write(output);
   },
-  iconv: simple({ short: 'fto', long: ['from-code', 'to-code', 'output'], pathOpts: { '-o': 'write', '--output': 'write' } }),
+  iconv: simple({
+    short: 'fto',
+    long: ['from-code', 'to-code', 'output'],
+    pathOpts: { '-o': 'write', '--output': 'write' },
+  }),
   split,
   csplit,
   patch,
-  gzip: compressor('bS'),
-  gunzip: compressor('S'),
-  bzip2: compressor(''),
-  bunzip2: compressor(''),
-  xz: compressor('CFT'),
-  unxz: compressor('T'),
-  zstd: compressor('oD'),
-  unzstd: compressor('o'),
-  lz4: compressor(''),
-  compress: compressor('b'),
-  uncompress: compressor(''),
+  gzip: compressor('bS', '.gz', false),
+  gunzip: compressor('S', '', true),
+  bzip2: compressor('', '.bz2', false),
+  bunzip2: compressor('', '', true),
+  xz: compressor('CFT', '.xz', false),
+  unxz: compressor('T', '', true),
+  lz4: compressor('', '.lz4', false),
+  compress: compressor('b', '.Z', false),
+  uncompress: compressor('', '', true),
 };
 writers.zstd = (cx) => {
   const p = parseArgs(cx.args, { short: 'oD', long: ['output-dir-flat', 'output-dir-mirror'] });
-  emitOptions(cx, p, { '-o': 'write', '-D': 'read', '--output-dir-flat': 'write', '--output-dir-mirror': 'write' });
+  emitOptions(cx, p, {
+    '-o': 'write',
+    '-D': 'read',
+    '--output-dir-flat': 'write',
+    '--output-dir-mirror': 'write',
+  });
   const toStdout = has(p, '-c', '--stdout', '-l', '--list', '-t', '--test', '-o');
   for (const f of p.operands) emitRole(cx, f, toStdout ? 'read' : 'write');
+  if (!toStdout)
+    for (const f of p.operands)
+      cx.write(
+        { ...f, value: has(p, '-d', '--decompress') ? f.value.replace(/\.zst$/, '') : `${f.value}.zst` },
+        { tag: 'output' },
+      );
 };
+writers.unzstd = (cx) =>
+  writers.zstd!({ ...cx, args: [{ value: '-d', raw: '-d', glob: -1, tilde: false }, ...cx.args] });
