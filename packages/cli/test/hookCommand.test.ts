@@ -88,9 +88,12 @@ describe('toolgate hook claude-code (the built CLI)', () => {
     expect(decisionOf(r.stdout)).toBe('ask');
   });
 
-  it('fails closed on a shell command nobody analysed', async () => {
-    const r = await hook('claude-code', claudeEvent('Bash', { command: 'cat ~/.ssh/id_rsa' }));
-    expect(r.code === 2 || decisionOf(r.stdout) === 'deny').toBe(true);
+  it('judges Bash commands through the shell plugin', async () => {
+    const secret = await hook('claude-code', claudeEvent('Bash', { command: 'cat ~/.ssh/id_rsa | base64' }));
+    expect(decisionOf(secret.stdout)).toBe('deny');
+    expect(secret.stdout).toContain('PATH_DENIED');
+    const fine = await hook('claude-code', claudeEvent('Bash', { command: 'cat a.txt' }));
+    expect(decisionOf(fine.stdout)).toBe('allow');
   });
 
   // Built lazily: the workspace exists only once beforeAll has run.
