@@ -36,6 +36,15 @@ const denyAll: GuardPlugin = {
   },
 };
 
+// The same observer taps with nothing in them: what core's observer path costs before any audit work.
+const noopObservers: GuardPlugin = {
+  name: 'noop-observers',
+  apply(hooks) {
+    hooks.onViolation.tap({ stage: 1_000 }, () => undefined);
+    hooks.onDecision.tap({ stage: 1_000 }, () => undefined);
+  },
+};
+
 export default async function auditLogBench(): Promise<void> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tg-audit-bench-')));
   try {
@@ -50,12 +59,14 @@ export default async function auditLogBench(): Promise<void> {
       return { audit, guard: createGuard({ plugins: [denyAll, audit] }) };
     };
     const bare = createGuard({ plugins: [denyAll] });
+    const observed = createGuard({ plugins: [denyAll, noopObservers] });
     const sync = audited('sync', {});
     const syncNoChain = audited('sync-nochain', { chain: false });
     const asyncMode = audited('async', { durability: 'async' });
     const fsyncGuard = audited('fsync-real', { durability: 'fsync' });
     const m = await runSuite('audit-log: a deny with and without the audit record', [
       { name: 'deny, no audit', fn: () => bare.check(call, ctx) },
+      { name: 'deny + no-op observer taps', fn: () => observed.check(call, ctx) },
       { name: "deny + audit 'sync' (chained)", fn: () => sync.guard.check(call, ctx) },
       { name: "deny + audit 'sync', chain off", fn: () => syncNoChain.guard.check(call, ctx) },
       { name: "deny + audit 'async'", fn: () => asyncMode.guard.check(call, ctx) },
@@ -63,6 +74,7 @@ export default async function auditLogBench(): Promise<void> {
     ]);
     const base = m.get('deny, no audit') ?? Number.NaN;
     for (const name of [
+      'deny + no-op observer taps',
       "deny + audit 'sync' (chained)",
       "deny + audit 'sync', chain off",
       "deny + audit 'async'",

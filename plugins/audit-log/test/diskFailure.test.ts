@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type AuditErrorEvent, auditLog, verifyChain } from '../src/index.js';
 import { context, tempDir, workspacePolicy } from './helpers.js';
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
+async function until(cond: () => boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error('condition not reached');
