@@ -30,6 +30,7 @@ export default async function folderRulesBench(): Promise<void> {
     const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env: {} };
     const decide: { name: string; fn: () => unknown }[] = [];
     const full: { name: string; fn: () => unknown }[] = [];
+    const subtree: { name: string; fn: () => unknown }[] = [];
     for (const n of [10, 100, 1_000, 10_000]) {
       const policy = loadPolicy({ dialect: 'toolgate', source: policyText(n), file: `bench-${n}.yaml` });
       const ev = evaluatorFor(policy, ctx);
@@ -39,11 +40,19 @@ export default async function folderRulesBench(): Promise<void> {
       });
       if (ev.evaluate(access).decision !== 'allow') throw new Error('bench policy does not allow the call');
       decide.push({ name: `evaluate, ${n} rules`, fn: () => ev.evaluate(access) });
+      // A subtree access (`grep -r`, `search_files`) must consider every rule that could match beneath it:
+      // that scan is linear in the rules, and shown here for honesty.
+      const tree = createAccess('/srv/projects/p4', 'read', ctx, {
+        origin: 'folder-rules:args.path',
+        scope: 'subtree',
+      });
+      subtree.push({ name: `evaluate subtree, ${n} rules`, fn: () => ev.evaluate(tree) });
       const guard = createGuard({ plugins: [folderRules({ policy })] });
       const call = { tool: 'write_file', args: { path: '/srv/projects/p4/src/main.ts' } };
       full.push({ name: `guard.check write_file, ${n} rules`, fn: () => guard.check(call, ctx) });
     }
     await runSuite('folder-rules: decision for one file access (evaluator, access resolved once)', decide);
+    await runSuite('folder-rules: subtree access (every rule that could match beneath it)', subtree);
     await runSuite(
       'folder-rules: whole guard.check of a write_file call (resolvePath + extraction + decision)',
       full,

@@ -47,45 +47,92 @@ function ancestors(path: string): string[] {
   return out;
 }
 
+const byIndex = (a: BoundRule, b: BoundRule) => a.index - b.index;
+
+/**
+ * Rules by the static prefix of their pattern, lower-cased (a case-insensitive superset: the matchers
+ * decide), so a path only meets the rules whose prefix is one of its ancestors.
+ */
 class PrefixIndex {
-  private readonly exact = new Map<string, BoundRule[]>();
-  private readonly folded = new Map<string, BoundRule[]>();
+  private readonly byPrefix = new Map<string, BoundRule[]>();
+  /** `hasLength[n]`: some prefix is n characters long. Skips slicing and hashing most ancestors. */
+  private readonly hasLength: Uint8Array;
   private readonly stamp: Uint32Array;
   private generation = 0;
 
   constructor(rules: readonly BoundRule[]) {
     this.stamp = new Uint32Array(rules.length);
+    let longest = 1;
     for (const r of rules) {
-      const map = r.compiled.nocase ? this.folded : this.exact;
-      for (const prefix of new Set(r.compiled.prefixes)) {
-        let list = map.get(prefix);
+      for (const prefix of new Set(r.compiled.prefixes.map((p) => p.toLowerCase()))) {
+        let list = this.byPrefix.get(prefix);
         if (!list) {
           list = [];
-          map.set(prefix, list);
+          this.byPrefix.set(prefix, list);
         }
         list.push(r);
+        longest = Math.max(longest, prefix.length);
       }
     }
+    this.hasLength = new Uint8Array(longest + 1);
+    for (const key of this.byPrefix.keys()) this.hasLength[key.length] = 1;
+    this.sorted = [...this.byPrefix.keys()].sort();
+  }
+
+  private readonly sorted: string[];
+
+  /**
+   * Rules whose static prefix lies strictly beneath `root`: they match something under a subtree access
+   * rooted there. A range of the sorted prefixes (`root/` up to `root0`, '0' following '/'), not a scan.
+   */
+  beneath(root: string): BoundRule[] {
+    const lower = root.toLowerCase();
+    const from = lower === '/' ? '/' : `${lower}/`;
+    const keys = this.sorted;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((keys[mid] as string) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: BoundRule[] = [];
+    for (let i = lo; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (!key.startsWith(from) || key === lower) {
+        if (key === lower) continue;
+        break;
+      }
+      for (const r of this.byPrefix.get(key) ?? []) out.push(r);
+    }
+    return out;
   }
 
   /** Rules whose static prefix is the path or one of its ancestors: the only ones that can match it. */
   candidates(path: string): BoundRule[] {
     this.generation = (this.generation + 1) >>> 0 || 1;
     const out: BoundRule[] = [];
-    const collect = (map: Map<string, BoundRule[]>, p: string) => {
-      for (const key of ancestors(p)) {
-        const list = map.get(key);
-        if (!list) continue;
-        for (const r of list) {
-          if (this.stamp[r.index] === this.generation) continue;
-          this.stamp[r.index] = this.generation;
-          out.push(r);
+    const lower = path.toLowerCase();
+    const has = this.hasLength;
+    // Walks the ancestors in place, deepest first, ending with `/`; this loop is the decision path.
+    let end = lower.length;
+    for (;;) {
+      const len = end === 0 ? 1 : end;
+      if (len < has.length && has[len] === 1) {
+        const list = this.byPrefix.get(end === 0 ? '/' : end === lower.length ? lower : lower.slice(0, end));
+        if (list) {
+          for (const r of list) {
+            if (this.stamp[r.index] === this.generation) continue;
+            this.stamp[r.index] = this.generation;
+            out.push(r);
+          }
         }
       }
-    };
-    if (this.exact.size > 0) collect(this.exact, path);
-    if (this.folded.size > 0) collect(this.folded, path.toLowerCase());
-    if (out.length > 1) out.sort((a, b) => a.index - b.index);
+      if (end === 0) break;
+      end = lower.lastIndexOf('/', end - 1);
+      if (end < 0) break;
+    }
+    if (out.length > 1) out.sort(byIndex);
     return out;
   }
 }
@@ -158,7 +205,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
         decision,
         matched,
         trace: trace ?? [],
-        why: `no rule matches; the default for ${op} is ${decision}`,
+        why: trace ? `no rule matches; the default for ${op} is ${decision}` : '',
       };
     }
     const decision = outcomeOf(decider.rule.block ? 'deny' : decider.rule.access, op);
@@ -167,7 +214,9 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
       rule: decider.rule,
       matched,
       trace: trace ?? [],
-      why: `${decider.rule.block ? 'block' : decider.rule.access} rule ${decider.rule.pattern} ${tiered ? 'is the most restrictive match' : 'is the first match'}: ${op} ${decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : 'needs approval'}`,
+      why: !trace
+        ? ''
+        : `${decider.rule.block ? 'block' : decider.rule.access} rule ${decider.rule.pattern} ${tiered ? 'is the most restrictive match' : 'is the first match'}: ${op} ${decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : 'needs approval'}`,
     };
   };
 
@@ -185,12 +234,9 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     const op = access.op;
     let covered = false;
     const rootAncestors = ancestors(real);
-    for (const r of bound) {
-      if (!applies(r, vector, op) || matched.includes(r.rule)) continue;
-      // minimatch's partial match: could `real` be a prefix of some path this pattern matches?
-      const beneath =
-        anyMatch(r.compiled.matchers, real, true) || anyMatch(r.compiled.matchers, `${real}/x`, true);
-      if (!beneath) continue;
+    const inside = `${real === '/' ? '' : real}/`;
+    const consider = (r: BoundRule, beneath: boolean) => {
+      if (!beneath) return;
       trace?.push({ rule: r.rule, matched: true, how: 'beneath' });
       matched.push(r.rule);
       const o = outcomeOf(r.rule.block ? 'deny' : r.rule.access, op);
@@ -198,10 +244,21 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
         decision = o;
         rule = r.rule;
       }
+    };
+    // Rules rooted at or above the subtree: minimatch's partial match says whether `real` could be a
+    // prefix of something they match. Rules rooted inside it match something beneath by construction
+    // (case-sensitive ones only if their root really is inside, in its own case).
+    for (const r of index.candidates(real)) {
+      if (!applies(r, vector, op) || matched.includes(r.rule)) continue;
+      consider(r, anyMatch(r.compiled.matchers, real, true));
+    }
+    for (const r of index.beneath(real)) {
+      if (!applies(r, vector, op) || matched.includes(r.rule)) continue;
+      consider(r, r.compiled.nocase || r.compiled.patterns.some((p) => p.startsWith(inside)));
     }
     // Anything beneath the root no rule matches gets the default, unless an allow rule covers it all.
     if (own.rule && !own.rule.block) {
-      const r = bound.find((b) => b.rule === own.rule);
+      const r = bound[policy.rules.indexOf(own.rule)];
       if (r && rootAncestors.some((a) => anyMatch(r.compiled.bases, a))) covered = true;
     }
     if (!covered) {
@@ -216,7 +273,9 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
       ...(rule ? { rule } : {}),
       matched,
       trace: trace ?? [],
-      why: `subtree access: the most restrictive of every rule that could match beneath ${real}${covered ? '' : ' and the default'} is ${decision}`,
+      why: !trace
+        ? ''
+        : `subtree access: the most restrictive of every rule that could match beneath ${real}${covered ? '' : ' and the default'} is ${decision}`,
     };
   };
 

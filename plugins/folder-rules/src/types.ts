@@ -99,7 +99,7 @@ export interface Evaluation {
   matched: PolicyRule[];
   /** Filled only when tracing. */
   trace: TraceEntry[];
-  /** Why, in words. */
+  /** Why, in words (filled only when tracing: building it costs more than the decision). */
   why: string;
 }
 

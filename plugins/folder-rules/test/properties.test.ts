@@ -92,4 +92,27 @@ describe('properties (fast-check)', () => {
       { numRuns: 300 },
     );
   });
+
+  it('a subtree access is at least as restrictive as any path beneath it (index finds every rule)', () => {
+    fc.assert(
+      fc.property(
+        rules,
+        fc.array(seg, { minLength: 1, maxLength: 3 }),
+        fc.array(seg, { minLength: 0, maxLength: 3 }),
+        fc.constantFrom('read', 'write'),
+        fc.constantFrom('tiered', 'first-match'),
+        (rs, rootParts, below, op, mode) => {
+          const policy = policyOf(rs, mode as 'tiered');
+          const ev = createEvaluator(policy, ctx);
+          const root = `/${rootParts.join('/')}`;
+          const tree = ev.evaluate(
+            createAccess(root, op as 'read', ctx, { origin: 'folder-rules:t', scope: 'subtree' }),
+          ).decision;
+          const leaf = decide(policy, [root, ...below].join('/'), op as 'read');
+          expect(tighter(tree, leaf)).toBe(tree);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
