@@ -381,17 +381,19 @@ export class Analyser {
         this.redirects(node.redirects, src, depth);
         this.run(node.body, src, depth);
         return;
-      case 'if':
+      case 'if': {
+        // `then` runs after the condition succeeded; `else` after it failed, when its effects may be partial.
         this.redirects(node.redirects, src, depth);
+        const start = cloneState(this.state);
         this.run(node.clause, src, depth);
-        this.alternatives(
-          [
-            () => this.run(node.consequent, src, depth),
-            () => node.alternate && this.run(node.alternate, src, depth),
-          ],
-          false,
-        );
+        const afterClause = cloneState(this.state);
+        this.run(node.consequent, src, depth);
+        const afterThen = this.state;
+        this.state = merge([start, afterClause]);
+        if (node.alternate) this.run(node.alternate, src, depth);
+        this.state = merge([afterThen, this.state]);
         return;
+      }
       case 'loop':
         this.redirects(node.redirects, src, depth);
         this.run(node.clause, src, depth);
@@ -433,6 +435,13 @@ export class Analyser {
           this.state.cwds.length !== saved.cwds.length || this.state.cwds.some((c, k) => c !== saved.cwds[k]);
         this.state = saved;
         this.state.funcs.set(node.name, cd);
+        return;
+      }
+      case 'not': {
+        // Success and failure swap: a later `&&` may run in the state from before this part.
+        const before = cloneState(this.state);
+        this.run(node.node, src, depth);
+        this.state = merge([before, this.state]);
         return;
       }
       case 'arith': {

@@ -26,6 +26,8 @@ export type Node =
   | { t: 'for'; name: string; list?: WordRef[]; body: Node; redirects: Redirect[] }
   | { t: 'case'; word: WordRef; items: { patterns: WordRef[]; body?: Node }[]; redirects: Redirect[] }
   | { t: 'func'; name: string; body: Node; redirects: Redirect[] }
+  /** `! pipeline`: runs it, but success and failure swap (what follows `&&` may see the state before). */
+  | { t: 'not'; node: Node }
   /** `((…))`: arithmetic, no paths; its text is kept to look for substitutions. */
   | { t: 'arith'; text: WordRef };
 

@@ -9,6 +9,7 @@ declare module 'bash-parser' {
     text?: string;
     loc?: BpLoc;
     async?: boolean;
+    bang?: boolean;
     op?: BpNode | string;
     name?: BpNode;
     prefix?: BpNode[];

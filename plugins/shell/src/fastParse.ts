@@ -29,7 +29,7 @@ export function fastParse(src: string, tokens: readonly Tok[]): Node {
       if (t.k === 'w') {
         const w = { s: t.s, e: t.e };
         if (words.length === 0 && ASSIGN.test(src.slice(t.s, t.e))) assigns.push(w);
-        else if (!(words.length === 0 && assigns.length === 0 && src.slice(t.s, t.e) === '!')) words.push(w);
+        else words.push(w);
         i++;
       } else if (t.k === 'r') {
         const target = tokens[i + 1];
@@ -48,6 +48,17 @@ export function fastParse(src: string, tokens: readonly Tok[]): Node {
   };
 
   const pipeline = (): Node => {
+    const t0 = tokens[i];
+    let bang = false;
+    if (t0?.k === 'w' && src.slice(t0.s, t0.e) === '!') {
+      bang = true;
+      i++;
+    }
+    const node = pipe();
+    return bang ? { t: 'not', node } : node;
+  };
+
+  const pipe = (): Node => {
     const items = [command()];
     while (true) {
       const t = peek();

@@ -51,7 +51,8 @@ export function fullParse(lexed: Lexed, src: string): Node {
   };
 
   const stmt = (n: BpNode): Node => {
-    const node = inner(n);
+    let node = inner(n);
+    if (n.bang || (n.loc && lexed.bangAt.has(n.loc.start.char))) node = { t: 'not', node };
     return n.async ? { t: 'bg', node } : node;
   };
 

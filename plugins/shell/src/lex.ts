@@ -24,6 +24,8 @@ export interface Lexed {
   herestringAt: Set<number>;
   /** Offsets of masked `((…))` commands → their end. */
   arithAt: Map<number, number>;
+  /** Offsets of compound commands whose `!` was masked (bash-parser cannot parse `! if …`). */
+  bangAt: Set<number>;
 }
 
 const RESERVED = new Set([
@@ -47,6 +49,10 @@ const RESERVED = new Set([
   ']]',
   'coproc',
 ]);
+// Words after which a command list starts, and compound commands bash-parser then fails to recognise on
+// the same line (`do if`, `then for`, `{ if`): a newline in place of the blank between them fixes it.
+const INTRO = new Set(['do', 'then', 'else', 'elif', '{', '!', 'time', 'if', 'while', 'until']);
+const COMPOUND = new Set(['if', 'for', 'while', 'until', 'case', 'select', '{', 'function', 'coproc']);
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 const DIGITS = /^[0-9]+$/;
 
@@ -65,6 +71,8 @@ export function lex(src: string): Lexed {
   const heredocAt = new Set<number>();
   const herestringAt = new Set<number>();
   const arithAt = new Map<number, number>();
+  const bangAt = new Set<number>();
+  let bangStart = -1;
   let complex = false;
   let cmdPos = true;
   let pending: Pending[] = [];
@@ -170,6 +178,7 @@ export function lex(src: string): Lexed {
   };
 
   let wordStart = 0;
+  let introEnd = -1;
   let fdStart = -1;
   // A `n>&m` / `n<&-` just seen: its target word is masked with it (bash-parser misreads `2>&1 >f`).
   let dupStart = -1;
@@ -262,8 +271,11 @@ export function lex(src: string): Lexed {
     if (c === ')') {
       complex = true;
       tokens.push({ k: 'op', v: ')', s: i });
+      // `name()` is followed by the function body, a compound command.
+      const prev = tokens[tokens.length - 2];
+      cmdPos = prev?.k === 'op' && prev.v === '(' && prev.s === i - 1;
+      introEnd = cmdPos ? i + 1 : -1;
       i++;
-      cmdPos = false;
       continue;
     }
     if ((c === '<' || c === '>') && src[i + 1] !== '(') {
@@ -330,8 +342,16 @@ export function lex(src: string): Lexed {
       pendingFunction = undefined;
     } else if (cmdPos && text === 'function') pendingFunction = i;
     if (cmdPos && RESERVED.has(text)) complex = true;
+    if (introEnd !== -1 && cmdPos && COMPOUND.has(text) && /^[ \t]+$/.test(src.slice(introEnd, i))) {
+      if (bangStart !== -1 && bangStart === introEnd - 1) {
+        edits.push([bangStart, introEnd, ' ']);
+        bangAt.add(i);
+      } else edits.push([introEnd, introEnd + 1, '\n']);
+    }
+    bangStart = cmdPos && text === '!' ? i : -1;
+    introEnd = cmdPos && INTRO.has(text) ? e : -1;
     tokens.push({ k: 'w', s: i, e });
-    if (cmdPos && !ASSIGN.test(text) && text !== '!') cmdPos = false;
+    if (cmdPos && !ASSIGN.test(text) && !INTRO.has(text)) cmdPos = false;
     i = e;
   }
   if (pending.length > 0) readHeredocs(n);
@@ -348,5 +368,5 @@ export function lex(src: string): Lexed {
     parts.push(src.slice(at));
     masked = parts.join('');
   }
-  return { tokens, masked, complex, heredocs, heredocAt, herestringAt, arithAt };
+  return { tokens, masked, complex, heredocs, heredocAt, herestringAt, arithAt, bangAt };
 }

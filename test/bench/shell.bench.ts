@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createGuard } from '@toolgate/core';
+import { folderRules } from '@toolgate/folder-rules';
+import { extractAccesses, shell } from '@toolgate/shell';
+import { runSuite } from './harness.js';
+
+// bash-parser is the shell plugin's own dependency: load it from there to time it alone.
+const requireFromShell = createRequire(fileURLToPath(import.meta.resolve('@toolgate/shell')));
+const bashParse = requireFromShell('bash-parser') as (src: string) => unknown;
+
+const SIMPLE = 'cat src/index.ts src/util.ts | grep -n "export function" > out/exports.txt 2>&1 && wc -l out/x.txt';
+const COMPOUND = 'for f in src/*.ts; do if grep -q TODO "$f"; then echo "$f" >> out/todo.txt; fi; done; cd out && ls';
+const LINE = [
+  'cp -r src/lib out/lib && chmod -R 755 out/lib',
+  'if [ -f out/lib/index.ts ]; then sed -i "s/foo/bar/" out/lib/index.ts; fi',
+  'for f in out/lib/*.ts; do grep -n TODO "$f" >> out/todo.txt; done',
+  'tar -czf out/lib.tgz -C out lib && rm -rf out/lib',
+  'find src -name "*.ts" -exec wc -l {} \\; | sort -n > out/sizes.txt',
+];
+
+function script(chars: number): string {
+  const lines: string[] = [];
+  for (let k = 0; lines.join('\n').length < chars; k++) lines.push(LINE[k % LINE.length]!);
+  return lines.join('\n');
+}
+
+export default async function shellBench(): Promise<void> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tg-shell-bench-')));
+  try {
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'src', 'lib'), { recursive: true });
+    mkdirSync(join(ws, 'out'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'index.ts'), '');
+    writeFileSync(join(ws, 'src', 'util.ts'), '');
+    const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env: {} };
+    const guard = createGuard({
+      plugins: [
+        shell(),
+        folderRules({
+          rules: [
+            { pattern: '<workspace>/**', access: 'write' },
+            { pattern: '~/.ssh/**', access: 'deny' },
+          ],
+        }),
+      ],
+    });
+    const long = script(2000);
+    const call = (command: string) => ({ tool: 'shell_exec', args: { command } });
+    let n = 0;
+    // A different text each time: no parse memo hit, the whole pipeline runs.
+    const fresh = (command: string) => `${command} # ${n++}`;
+    console.log(`simple ${SIMPLE.length} chars, compound ${COMPOUND.length} chars, script ${long.length} chars`);
+    const d = await guard.check(call(SIMPLE), ctx);
+    if (d.action !== 'allow') throw new Error(`bench setup: simple command was ${d.action}: ${d.reasons[0]?.reason}`);
+    const m = await runSuite('shell: decision time with folder rules (guard.check)', [
+      { name: 'bash-parser alone, simple', fn: () => bashParse(SIMPLE) },
+      { name: 'bash-parser alone, compound', fn: () => bashParse(COMPOUND) },
+      { name: 'bash-parser alone, 2000-char script', fn: () => bashParse(long) },
+      { name: 'extractAccesses, simple (unmemoised)', fn: () => extractAccesses(fresh(SIMPLE), ctx) },
+      { name: 'check, simple 100 chars (unmemoised)', fn: () => guard.check(call(fresh(SIMPLE)), ctx) },
+      { name: 'check, simple 100 chars (parse memoised)', fn: () => guard.check(call(SIMPLE), ctx) },
+      { name: 'check, compound 100 chars (unmemoised)', fn: () => guard.check(call(fresh(COMPOUND)), ctx) },
+      { name: 'check, compound 100 chars (parse memoised)', fn: () => guard.check(call(COMPOUND), ctx) },
+      { name: 'check, 2000-char script (unmemoised)', fn: () => guard.check(call(fresh(long)), ctx) },
+      { name: 'check, 2000-char script (parse memoised)', fn: () => guard.check(call(long), ctx) },
+    ]);
+    const us = (k: string) => ((m.get(k) ?? Number.NaN) / 1000).toFixed(1);
+    console.log(`simple: ${us('check, simple 100 chars (unmemoised)')} µs (goal ≤ 20 µs)`);
+    console.log(
+      `compound: ${us('check, compound 100 chars (unmemoised)')} µs vs bash-parser ${us('bash-parser alone, compound')} µs (goal ≤ +20 %)`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
