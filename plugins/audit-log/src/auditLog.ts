@@ -1,19 +1,24 @@
 import { type Finding, type GuardPlugin, type PluginApi, Stage } from '@toolgate/core';
 import { pino } from 'pino';
-import { DurableFile, type TrailCounters } from './durableFile.js';
+import type { TrailCounters } from './durableFile.js';
 import { type AuditLogOptions, compileOptions } from './options.js';
 import { buildRecord, type RecordLevel, type RecordSettings } from './record.js';
 import { createRedactor } from './redact.js';
+import { openTrail } from './sharedTrail.js';
 
 /** The plugin, plus its counters and controls for hosts and tests. */
 export interface AuditLogPlugin extends GuardPlugin {
   /** The absolute path of the trail file. */
   readonly file: string;
-  /** Records written, failed writes, buffered and dropped records, rotations. */
+  /** Records written, failed writes, buffered and dropped records, rotations (of the file, shared by every
+   * plugin of this process that writes it). */
   readonly counters: Readonly<TrailCounters>;
   /** Writes buffered records now (async mode, or after a disk failure); false if some remain. */
   flush(): boolean;
-  /** Flushes and closes the file; later records are ignored. */
+  /**
+   * Flushes and releases the file (closed once every plugin writing it in this process has released it);
+   * later records of this plugin are ignored.
+   */
   close(): void;
 }
 
@@ -54,20 +59,24 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
     if (api) api.emit('audit-error', event);
     else if (pending.length < 16) pending.push(event);
   };
-  const trail = new DurableFile({
-    file: opts.file,
-    maxSize: opts.maxSize,
-    keep: opts.keep,
-    durability: opts.durability,
-    chain: opts.chain,
-    maxBuffered: opts.maxBuffered,
-    retryMs: opts.retryMs,
-    onError: (error, what) => report(error, what),
-  });
+  const { trail, release } = openTrail(
+    {
+      file: opts.file,
+      maxSize: opts.maxSize,
+      keep: opts.keep,
+      durability: opts.durability,
+      chain: opts.chain,
+      maxBuffered: opts.maxBuffered,
+      retryMs: opts.retryMs,
+    },
+    (error, what) => report(error, what),
+  );
   const ship = opts.ship;
   // pino serialises; the durable file is its destination, so every line goes through one synchronous write.
+  let closed = false;
   const destination = {
     write(line: string) {
+      if (closed) return;
       trail.append(line.endsWith('\n') ? line.slice(0, -1) : line);
       for (const stream of ship) {
         try {
@@ -113,7 +122,12 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
     file: opts.file,
     counters: trail.counters,
     flush: () => trail.flush(),
-    close: () => trail.close(),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      trail.flush();
+      release();
+    },
     apply(hooks, pluginApi) {
       api = pluginApi;
       for (const event of pending.splice(0)) pluginApi.emit('audit-error', event);

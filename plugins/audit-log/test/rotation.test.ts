@@ -49,3 +49,37 @@ describe('rotation: exact size cap, seed 001 naming', () => {
     expect(trailFiles(file).length).toBeGreaterThan(1);
   });
 });
+
+describe('one writer per trail in a process', () => {
+  it('guards built per agent on one file share its writer: the cap holds and the chain does not fork', async () => {
+    const root = tempDir();
+    const file = join(root, 'violations.log');
+    const audits = [0, 1, 2].map(() => auditLog({ file, maxSize: 4096, keep: 50 }));
+    const guards = audits.map((audit) => createGuard({ plugins: [workspacePolicy(), audit] }));
+    await Promise.all(
+      Array.from({ length: 90 }, (_, i) =>
+        guards[i % 3]!.check(
+          { tool: 'write_file', args: { path: `/etc/${i}` } },
+          context(root, { agentId: `a${i % 3}` }),
+        ),
+      ),
+    );
+    for (const f of trailFiles(file)) expect(statSync(f).size).toBeLessThanOrEqual(4096);
+    expect(await verifyChain(file)).toMatchObject({ ok: true, records: 90, fromGenesis: true });
+    audits[0]!.close();
+    await guards[1]!.check({ tool: 'write_file', args: { path: '/etc/after' } }, context(root));
+    expect((await verifyChain(file)).records).toBe(91);
+    audits[1]!.close();
+    audits[2]!.close();
+  });
+
+  it('a second plugin on the same file with other rotation settings is refused at construction', () => {
+    const file = join(tempDir(), 'violations.log');
+    const first = auditLog({ file });
+    expect(() => auditLog({ file, maxSize: 2048 })).toThrow(
+      /option file ".*violations.log" is already open in this process with other maxSize/,
+    );
+    first.close();
+    expect(() => auditLog({ file, maxSize: 2048 }).close()).not.toThrow();
+  });
+});
