@@ -1,80 +1,59 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createGuard, type GuardPlugin, isWithin } from '@toolgate/core';
-import { createGateway } from '@toolgate/mcp';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createGuard } from '@toolgate/core';
+import { folderRules } from '@toolgate/folder-rules';
+import { createGateway, requireAbsolutePaths } from '@toolgate/mcp';
 import { runSuite } from './harness.js';
 
-// The SDK and the filesystem server are dependencies of @toolgate/mcp, not of the bench: load them from there.
-const mcpRoot = join(dirname(fileURLToPath(import.meta.resolve('@toolgate/mcp'))), '..');
-const mcpRequire = createRequire(join(mcpRoot, 'package.json'));
-const sdkRoot = join(mcpRoot, 'node_modules', '@modelcontextprotocol', 'sdk');
-const sdk = async <T>(path: string): Promise<T> =>
-  (await import(pathToFileURL(join(sdkRoot, 'dist/esm', path)).href)) as T;
-const FILESYSTEM_SERVER = mcpRequire.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const FILESYSTEM_SERVER = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-filesystem/dist/index.js',
+);
 
-type Client = {
-  connect(t: unknown): Promise<void>;
-  callTool(p: unknown): Promise<unknown>;
-  close(): Promise<void>;
-};
-type ClientCtor = new (info: unknown, opts?: unknown) => Client;
+// A realistic small policy (folder-rules, native rules) plus the gateway's absolute-path rule.
+const guardFor = () =>
+  createGuard({
+    plugins: [
+      folderRules({
+        default: 'deny',
+        rules: [
+          { pattern: '<workspace>/**', access: 'write' },
+          { pattern: '**/.env', access: 'deny' },
+          { pattern: '~/.ssh/**', access: 'deny' },
+        ],
+      }),
+      requireAbsolutePaths(),
+    ],
+  });
 
-// A one-rule policy (reads and writes under the workspace): the bench measures the gateway, not a policy.
-function workspacePolicy(ws: string): GuardPlugin {
-  return {
-    name: 'bench-policy',
-    apply(hooks) {
-      hooks.collectAccesses.tap('x', (accesses, call, state) =>
-        typeof call.args.path === 'string'
-          ? [...accesses, state.access(call.args.path, 'read', { origin: 'args.path' })]
-          : accesses,
-      );
-      hooks.beforeToolCall.tap('x', (_call, state) => {
-        for (const a of state.accesses)
-          if (!isWithin(a.realPath ?? '', ws))
-            return { action: 'deny', code: 'PATH_DENIED', reason: 'outside', access: a };
-        return undefined;
-      });
-    },
-  };
-}
-
+/**
+ * What the gateway adds to a tools/call round trip. (1) In-process server: the client talks to an SDK
+ * McpServer directly, or through the gateway (the same in-memory transport on each side): the difference is
+ * the gateway's own cost (guard.check with folder-rules + one extra relay). (2) The real filesystem server
+ * as a child process, called directly and through the gateway.
+ */
 export default async function mcpBench(): Promise<void> {
-  const { Client } = await sdk<{ Client: ClientCtor }>('client/index.js');
-  const { StdioClientTransport } = await sdk<{
-    StdioClientTransport: new (p: unknown) => { close(): Promise<void> };
-  }>('client/stdio.js');
-  const { InMemoryTransport } = await sdk<{ InMemoryTransport: { createLinkedPair(): [never, never] } }>(
-    'inMemory.js',
-  );
-  const { McpServer } = await sdk<{
-    McpServer: new (
-      info: unknown,
-    ) => {
-      registerTool(n: string, c: unknown, f: unknown): void;
-      connect(t: unknown): Promise<void>;
-      close(): Promise<void>;
-    };
-  }>('server/mcp.js');
-
   const root = realpathSync.native(mkdtempSync(join(tmpdir(), 'tg-mcp-bench-')));
   const ws = join(root, 'ws');
   mkdirSync(ws);
   writeFileSync(join(ws, 'hello.txt'), 'hello\n');
   const ctx = { sessionId: 'bench', agentId: 'bench', cwd: ws, workspace: ws, home: root, env: {} };
   const readCall = { name: 'read_text_file', arguments: { path: join(ws, 'hello.txt') } };
-  const deniedCall = { name: 'read_text_file', arguments: { path: '/etc/hostname' } };
+  const deniedCall = { name: 'read_text_file', arguments: { path: join(ws, '.env') } };
   const closers: Array<() => Promise<void>> = [];
   try {
-    // 1. In-process upstream (an SDK McpServer over in-memory transports): isolates what the gateway adds.
     const inProcessServer = async () => {
       const server = new McpServer({ name: 'echo', version: '1' });
-      server.registerTool('read_text_file', { description: 'reads' }, () => ({
-        content: [{ type: 'text', text: 'hello' }],
-      }));
+      server.registerTool(
+        'read_text_file',
+        { description: 'reads', annotations: { readOnlyHint: true } },
+        () => ({ content: [{ type: 'text', text: 'hello' }] }),
+      );
       const [a, b] = InMemoryTransport.createLinkedPair();
       await server.connect(b);
       closers.push(() => server.close());
@@ -84,7 +63,7 @@ export default async function mcpBench(): Promise<void> {
     await direct.connect(await inProcessServer());
     const [clientSide, gatewaySide] = InMemoryTransport.createLinkedPair();
     const gateway = createGateway({
-      guard: createGuard({ plugins: [workspacePolicy(ws)] }),
+      guard: guardFor(),
       ctx,
       upstream: await inProcessServer(),
       onError: () => {},
@@ -113,13 +92,12 @@ export default async function mcpBench(): Promise<void> {
       `gateway added latency, in-process server: ${(added / 1e6).toFixed(4)} ms median per call (goal ≤ 0.1 ms)`,
     );
 
-    // 2. The real filesystem server as a child process, called directly and through the gateway.
-    const args = [FILESYSTEM_SERVER, root];
+    const args = [FILESYSTEM_SERVER, ws];
     const fsDirect = new Client({ name: 'bench', version: '1' });
     await fsDirect.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
     const [c2, g2] = InMemoryTransport.createLinkedPair();
     const fsGateway = createGateway({
-      guard: createGuard({ plugins: [workspacePolicy(ws)] }),
+      guard: guardFor(),
       ctx,
       upstream: { command: process.execPath, args, stderr: 'ignore' },
       onError: () => {},
@@ -132,18 +110,34 @@ export default async function mcpBench(): Promise<void> {
       () => fsGuarded.close(),
       () => fsGateway.close(),
     );
-    const real = await runSuite(
-      'mcp: real @modelcontextprotocol/server-filesystem child (median ns per read_text_file)',
-      [
-        { name: 'direct: client → child', fn: () => fsDirect.callTool(readCall) },
-        { name: 'gateway: client → gateway → child', fn: () => fsGuarded.callTool(readCall) },
-      ],
-      2000,
-    );
-    const addedReal =
-      (real.get('gateway: client → gateway → child') ?? 0) - (real.get('direct: client → child') ?? 0);
+    // Interleaved A/B samples: the two children share the machine's drift (CPU frequency, GC), which
+    // separate tinybench windows do not, so the difference of medians is the gateway's, not the clock's.
+    const direct_: number[] = [];
+    const gated: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      await fsDirect.callTool(readCall);
+      await fsGuarded.callTool(readCall);
+    }
+    for (let i = 0; i < 3000; i++) {
+      let t = process.hrtime.bigint();
+      await fsDirect.callTool(readCall);
+      direct_.push(Number(process.hrtime.bigint() - t));
+      t = process.hrtime.bigint();
+      await fsGuarded.callTool(readCall);
+      gated.push(Number(process.hrtime.bigint() - t));
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
+    const p99 = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length * 0.99)] ?? Number.NaN;
     console.log(
-      `gateway added latency, real filesystem server: ${(addedReal / 1e6).toFixed(4)} ms median per call (two child processes: includes their noise)`,
+      '\n## mcp: real @modelcontextprotocol/server-filesystem child, 3000 interleaved read_text_file calls each',
+    );
+    console.table([
+      { case: 'direct: client → child', 'median ns/op': median(direct_), 'p99 ns/op': p99(direct_) },
+      { case: 'gateway: client → gateway → child', 'median ns/op': median(gated), 'p99 ns/op': p99(gated) },
+    ]);
+    const addedReal = median(gated) - median(direct_);
+    console.log(
+      `gateway added latency, real filesystem server: ${(addedReal / 1e6).toFixed(4)} ms median per call`,
     );
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
