@@ -76,6 +76,10 @@ export function describeTools(
       continue;
     }
     const writes = c.kind === 'shell' || (c.kind === 'known' && c.spec.op !== 'read');
+    if (c.kind === 'known' && c.spec.op === 'opaque') {
+      out.push(tool);
+      continue;
+    }
     if (hide && writes && c.kind !== 'shell') continue;
     const list = writes ? allowed.write : allowed.read;
     const lines = ['📁 **DIRECTORY ACCESS RESTRICTIONS:**', ''];

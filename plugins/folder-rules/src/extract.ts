@@ -25,7 +25,7 @@ export function extractAccesses(
   policy: CompiledPolicy,
   state: CallState,
 ): Access[] {
-  if (spec.op === 'none' || spec.op === 'shell') return [];
+  if (spec.op === 'none' || spec.op === 'shell' || spec.op === 'opaque') return [];
   const out: Access[] = [];
   const names = spec.pathArgs ?? PATH_ARGS;
   // Folder Guard resolves relative paths against the workspace root, not the cwd.

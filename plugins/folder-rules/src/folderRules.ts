@@ -56,7 +56,7 @@ const OPTION_KEYS = new Set([
   'tools',
   'unknownTools',
 ]);
-const OPS = new Set(['read', 'write', 'copy', 'move', 'shell', 'none']);
+const OPS = new Set(['read', 'write', 'copy', 'move', 'shell', 'opaque', 'none']);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -130,7 +130,11 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
       throw invalid('tools', options.tools, 'expected {name: {op, pathArgs}}');
     for (const [name, spec] of Object.entries(options.tools)) {
       if (!spec || !OPS.has(spec.op))
-        throw invalid(`tools.${name}.op`, spec?.op, 'expected read, write, copy, move, shell or none');
+        throw invalid(
+          `tools.${name}.op`,
+          spec?.op,
+          'expected read, write, copy, move, shell, opaque or none',
+        );
       if (
         spec.pathArgs !== undefined &&
         (!Array.isArray(spec.pathArgs) || spec.pathArgs.some((a) => typeof a !== 'string'))
@@ -188,6 +192,22 @@ export function folderRules(
             reason: 'shell command not analysed: install @toolgate/shell',
             hint: 'Use a file tool instead, or ask the user.',
           };
+        }
+        // Code execution touches whatever the code touches: no argument says which paths (fail closed).
+        if (
+          c.kind === 'known' &&
+          c.spec.op === 'opaque' &&
+          !policy.disabled &&
+          policy.unknownTools !== 'allow'
+        ) {
+          const finding: Finding = {
+            action: policy.unknownTools,
+            code: 'UNKNOWN_TOOL',
+            reason: `tool ${JSON.stringify(call.tool)} runs code whose file accesses cannot be analysed`,
+            hint: 'Use the file tools or a shell command instead, or ask the user.',
+          };
+          if (policy.unknownTools === 'deny') return finding;
+          state.prompt(finding);
         }
         if (c.kind === 'unknown' && policy.unknownTools !== 'allow') {
           const access = state.accesses.find((a) => a.origin.startsWith(`${PLUGIN_NAME}:`));

@@ -50,6 +50,7 @@ const write: ToolSpec = { op: 'write' };
 const move: ToolSpec = { op: 'move' };
 const copy: ToolSpec = { op: 'copy' };
 const none: ToolSpec = { op: 'none' };
+const opaque: ToolSpec = { op: 'opaque' };
 
 /**
  * Every tool named in the seeds and the MCP filesystem server's 14 tools. Move/rename: both ends are writes
@@ -114,6 +115,12 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   Glob: readTree,
   Grep: readTree,
   LS: read,
+  // Tools that run code (Hermes `code_execution`): their paths cannot be extracted.
+  code_execution: opaque,
+  execute_code: opaque,
+  run_code: opaque,
+  code_interpreter: opaque,
+  python_exec: opaque,
   // Non-filesystem tools pass untouched.
   web_search: none,
   web_fetch: none,

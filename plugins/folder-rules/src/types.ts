@@ -31,7 +31,8 @@ export interface DefaultSpec {
 
 export interface ToolSpec {
   /** The operation of the tool's path arguments (`copy`: source read, destination write). */
-  op: Op | 'copy' | 'move' | 'shell' | 'none';
+  /** `opaque`: the tool runs code whose paths nobody can extract (Hermes `code_execution`): never allowed by default. */
+  op: Op | 'copy' | 'move' | 'shell' | 'opaque' | 'none';
   /** Argument names that carry paths (all of them are checked). Defaults to the common names. */
   pathArgs?: string[];
   /** The tool reads or writes a whole subtree (`search_files`, `directory_tree`). */

@@ -190,6 +190,46 @@ describe('hermes shell settings for the shell plugin', () => {
   });
 });
 
+describe('dialect extras other plugins read', () => {
+  it('wolo: confirmations cap, audit settings, wild mode (also from WOLO_WILD_MODE) audits everything', () => {
+    const p = loadPolicy({
+      dialect: 'wolo',
+      source:
+        'path_safety:\n  max_confirmations_per_session: 3\n  audit_denied: true\n  audit_log_file: ~/a.log',
+      file: 'c.yaml',
+      env: {},
+    });
+    expect(p.extras).toMatchObject({
+      maxConfirmationsPerSession: 3,
+      auditDenied: true,
+      auditLogFile: '~/a.log',
+      wild: false,
+    });
+    const wild = loadPolicy({
+      dialect: 'wolo',
+      source: 'path_safety: {}',
+      file: 'c.yaml',
+      env: { WOLO_WILD_MODE: 'true' },
+    });
+    expect(wild.extras).toMatchObject({ wild: true, audit: 'all' });
+    expect(wild.disabled).toBe(true);
+  });
+
+  it('wunderland: the five tier presets exactly as the seed lists them', () => {
+    for (const tier of ['dangerous', 'permissive', 'balanced', 'strict', 'paranoid']) {
+      const p = loadPolicy({ dialect: 'wunderland', source: JSON.stringify({ tier }), file: 't.json' });
+      expect(p.mode).toBe('first-match');
+      expect(p.extras.tier).toBe(tier);
+    }
+    const balanced = loadPolicy({ dialect: 'wunderland', source: '{"tier": "balanced"}', file: 't.json' });
+    expect(balanced.rules.map((r) => [r.pattern, r.access])).toEqual([
+      ['~/workspace/**', 'write'],
+      ['/tmp/**', 'write'],
+      ['/var/log/**', 'read'],
+    ]);
+  });
+});
+
 describe('narrowOnly overlays', () => {
   const base =
     '[file_policy]\ndefault = "deny"\nwrite_paths = ["<workspace>/**"]\ndeny_paths = ["**/.ssh/**"]\n';

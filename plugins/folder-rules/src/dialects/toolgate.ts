@@ -21,7 +21,7 @@ const rule = z
   .strict();
 const toolSpec = z
   .object({
-    op: z.enum(['read', 'write', 'copy', 'move', 'shell', 'none']),
+    op: z.enum(['read', 'write', 'copy', 'move', 'shell', 'opaque', 'none']),
     pathArgs: z.array(z.string().min(1)).optional(),
     subtree: z.boolean().optional(),
   })
