@@ -68,6 +68,7 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
       chain: opts.chain,
       maxBuffered: opts.maxBuffered,
       retryMs: opts.retryMs,
+      compress: opts.compress,
     },
     (error, what) => report(error, what),
   );

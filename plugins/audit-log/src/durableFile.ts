@@ -1,6 +1,17 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { chainLine, GENESIS, splitChained } from './chain.js';
+import { RotatedCompressor } from './compressRotated.js';
 import { lastLine } from './lastLine.js';
 import { shiftFiles } from './trailFiles.js';
 
@@ -31,6 +42,8 @@ export interface DurableFileOptions {
   chain: boolean;
   maxBuffered: number;
   retryMs: number;
+  /** Gzip rotated files (`.N.gz`), off the decision path. */
+  compress: boolean;
   onError(error: unknown, what: 'write' | 'open' | 'rotate' | 'dropped'): void;
 }
 
@@ -56,6 +69,7 @@ export class DurableFile {
   private retryDelay: number;
   private flushScheduled = false;
   private closed = false;
+  private readonly compressor: RotatedCompressor | undefined;
 
   constructor(private readonly options: DurableFileOptions) {
     this.retryDelay = options.retryMs;
@@ -64,11 +78,20 @@ export class DurableFile {
       exitHook = true;
       process.on('exit', flushAllAtExit);
     }
+    this.compressor = options.compress
+      ? new RotatedCompressor(options.file, options.keep, (error) => options.onError(error, 'rotate'))
+      : undefined;
     try {
       this.openFile();
     } catch (error) {
       this.fail(error, 'open');
     }
+    this.compressor?.schedule(); // plain rotated files left by an earlier run
+  }
+
+  /** True while rotated files are still being compressed. */
+  get compressing(): boolean {
+    return this.compressor?.busy ?? false;
   }
 
   /** Appends one record: `content` is a serialised JSON object without a newline. Never throws. */
@@ -129,7 +152,8 @@ export class DurableFile {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const tail = lastLine(file);
     let last = tail.line;
-    if (last === undefined && tail.size === 0) last = lastLine(`${file}.1`).line;
+    if (last === undefined && tail.size === 0)
+      last = lastLine(`${file}.1`).line ?? lastGzipLine(`${file}.1.gz`);
     this.prev = (last !== undefined && splitChained(last)?.hash) || this.prev;
     const fd = openSync(file, 'a', 0o600);
     try {
@@ -188,6 +212,7 @@ export class DurableFile {
     }
     this.openFile();
     this.counters.rotations++;
+    this.compressor?.schedule();
   }
 
   private enqueue(content: string): void {
@@ -238,5 +263,17 @@ export class DurableFile {
       /* already unusable */
     }
     this.fd = undefined;
+  }
+}
+
+// Only when the current file is empty and the last rotated one is compressed (a restart right after a
+// rotation): read it whole, once, at open, to continue the chain.
+function lastGzipLine(file: string): string | undefined {
+  try {
+    const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+    lines.pop();
+    return lines.at(-1) || undefined;
+  } catch {
+    return undefined;
   }
 }

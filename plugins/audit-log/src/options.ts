@@ -18,6 +18,8 @@ export interface AuditLogOptions {
   maxSize?: number;
   /** Rotated files kept (default 5, seed 001). */
   keep?: number;
+  /** Gzip rotated files to `violations.log.N.gz`, in the background (default false). */
+  compress?: boolean;
   /** Chain every record to the previous one by SHA-256 (default true); `toolgate audit verify` checks it. */
   chain?: boolean;
   /** `full` (default) or `seed`: exactly seed 001's eight fields (plus the chain). */
@@ -48,6 +50,7 @@ export interface CompiledOptions {
   maxSize: number;
   keep: number;
   chain: boolean;
+  compress: boolean;
   format: RecordFormat;
   policyHash: () => string | undefined;
   severityRules: readonly SeverityRule[];
@@ -70,6 +73,7 @@ const KEYS = new Set([
   'maxSize',
   'keep',
   'chain',
+  'compress',
   'format',
   'policyHash',
   'severityRules',
@@ -157,6 +161,8 @@ export function compileOptions(options: AuditLogOptions): CompiledOptions {
     throw invalid('redact.includeArgs', redact.includeArgs, 'a boolean');
   if (options.chain !== undefined && typeof options.chain !== 'boolean')
     throw invalid('chain', options.chain, 'a boolean');
+  if (options.compress !== undefined && typeof options.compress !== 'boolean')
+    throw invalid('compress', options.compress, 'a boolean');
   const ship = options.ship ?? [];
   if (!Array.isArray(ship)) throw invalid('ship', ship, 'an array of pino destinations');
   ship.forEach((s: unknown, i) => {
@@ -170,6 +176,7 @@ export function compileOptions(options: AuditLogOptions): CompiledOptions {
     maxSize: integer('maxSize', options.maxSize, 1024, 10 * 1024 * 1024),
     keep: integer('keep', options.keep, 0, 5),
     chain: options.chain ?? true,
+    compress: options.compress ?? false,
     format: oneOf('format', options.format, ['full', 'seed'], 'full'),
     policyHash: typeof hash === 'function' ? hash : () => hash,
     severityRules: checkRules(options.severityRules),

@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { trailFiles } from './trailFiles.js';
 
 export interface TrailLine {
@@ -11,7 +13,14 @@ export interface TrailLine {
 
 /** Streams the lines of one file; memory stays at one line whatever the file's size. */
 export async function* readLines(file: string): AsyncGenerator<TrailLine> {
-  const input = createReadStream(file, { encoding: 'utf8' });
+  const raw = createReadStream(file);
+  let input: Readable = raw;
+  if (file.endsWith('.gz')) {
+    const gunzip = createGunzip();
+    raw.on('error', (error) => gunzip.destroy(error));
+    input = raw.pipe(gunzip);
+  }
+  input.setEncoding('utf8');
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
   try {
@@ -25,6 +34,7 @@ export async function* readLines(file: string): AsyncGenerator<TrailLine> {
   } finally {
     lines.close();
     input.destroy();
+    raw.destroy();
   }
 }
 

@@ -28,12 +28,13 @@ export function openTrail(settings: Settings, onError: ErrorSink): TrailHandle {
     settings.chain,
     settings.maxBuffered,
     settings.retryMs,
+    settings.compress,
   ]);
   let entry = trails.get(settings.file);
   if (entry && entry.key !== key) {
     throw new ToolgateError(
       'TOOLGATE_ERR_INVALID_OPTIONS',
-      `auditLog: option file ${JSON.stringify(settings.file)} is already open in this process with other maxSize, keep, durability, chain, maxBuffered or retryMs; use the same settings or another file`,
+      `auditLog: option file ${JSON.stringify(settings.file)} is already open in this process with other maxSize, keep, durability, chain, maxBuffered, retryMs or compress; use the same settings or another file`,
       { field: 'file' },
     );
   }

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGuard } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { auditLog, trailFiles, verifyChain } from '../src/index.js';
+import { auditLog, queryViolations, trailFiles, verifyChain } from '../src/index.js';
 import { context, tempDir, workspacePolicy } from './helpers.js';
 
 describe('rotation: exact size cap, seed 001 naming', () => {
@@ -81,5 +81,53 @@ describe('one writer per trail in a process', () => {
     );
     first.close();
     expect(() => auditLog({ file, maxSize: 2048 }).close()).not.toThrow();
+  });
+});
+
+describe('gzip of rotated files', () => {
+  it('rotated files become .N.gz in the background; the cap, the count, queries and the chain all hold', async () => {
+    const root = tempDir();
+    const file = join(root, 'violations.log');
+    const audit = auditLog({ file, maxSize: 4096, keep: 3, compress: true });
+    const guard = createGuard({ plugins: [workspacePolicy(), audit] });
+    const decisions = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        guard.check({ tool: 'write_file', args: { path: `/etc/gz-${i}` } }, context(root)),
+      ),
+    );
+    for (let i = 0; i < 500 && trailFiles(file).some((f) => /\.\d+$/.test(f)); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(trailFiles(file)).toEqual([`${file}.3.gz`, `${file}.2.gz`, `${file}.1.gz`, file]);
+    expect(readdirSync(root).sort()).toEqual([
+      'violations.log',
+      'violations.log.1.gz',
+      'violations.log.2.gz',
+      'violations.log.3.gz',
+    ]);
+    const records = await queryViolations({ file });
+    expect(records.map((r) => r.decisionId)).toEqual(decisions.slice(-records.length).map((d) => d.id));
+    expect(records.length).toBeGreaterThan(10);
+    expect(await verifyChain(file)).toMatchObject({ ok: true, records: records.length });
+    audit.close();
+  });
+
+  it('a restart right after a rotation continues the chain from the compressed file', async () => {
+    const root = tempDir();
+    const file = join(root, 'violations.log');
+    const first = auditLog({ file, maxSize: 4096, compress: true });
+    const g1 = createGuard({ plugins: [workspacePolicy(), first] });
+    for (let i = 0; i < 12; i++)
+      await g1.check({ tool: 'write_file', args: { path: `/etc/a${i}` } }, context(root));
+    for (let i = 0; i < 500 && trailFiles(file).some((f) => /\.\d+$/.test(f)); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    first.close();
+    writeFileSync(file, ''); // as if the process died right after rotating
+    const second = auditLog({ file, maxSize: 4096, compress: true });
+    const g2 = createGuard({ plugins: [workspacePolicy(), second] });
+    await g2.check({ tool: 'write_file', args: { path: '/etc/b' } }, context(root));
+    second.close();
+    const report = await verifyChain(file);
+    expect(report.ok).toBe(true);
+    expect(report.files.some((f) => f.endsWith('.gz'))).toBe(true);
   });
 });
