@@ -25,13 +25,36 @@ interface ShellState {
   vars: Map<string, VarValue>;
   /** Functions defined so far → whether calling them may change the cwd. */
   funcs: Map<string, boolean>;
+  ownVars: boolean;
+  ownFuncs: boolean;
 }
 
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+const PLAIN = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
 
+// Copy-on-write: a clone shares the maps until either side writes (cloning is on every pipeline part and
+// every `&&`, writing is rare). `cwds` arrays are never mutated in place, only replaced.
 function cloneState(s: ShellState): ShellState {
-  return { cwds: [...s.cwds], vars: new Map(s.vars), funcs: new Map(s.funcs) };
+  s.ownVars = false;
+  s.ownFuncs = false;
+  return { cwds: s.cwds, vars: s.vars, funcs: s.funcs, ownVars: false, ownFuncs: false };
+}
+
+function writableVars(s: ShellState): Map<string, VarValue> {
+  if (!s.ownVars) {
+    s.vars = new Map(s.vars);
+    s.ownVars = true;
+  }
+  return s.vars;
+}
+
+function writableFuncs(s: ShellState): Map<string, boolean> {
+  if (!s.ownFuncs) {
+    s.funcs = new Map(s.funcs);
+    s.ownFuncs = true;
+  }
+  return s.funcs;
 }
 
 function union<T>(a: readonly T[], b: readonly T[]): T[] {
@@ -51,15 +74,22 @@ function mergeVar(a: VarValue | undefined, b: VarValue | undefined): VarValue | 
 function merge(states: ShellState[]): ShellState {
   const first = states[0]!;
   const out = cloneState(first);
-  for (const s of states.slice(1)) {
-    out.cwds = union(out.cwds, s.cwds);
-    const names = new Set([...out.vars.keys(), ...s.vars.keys()]);
-    for (const n of names) {
-      const m = mergeVar(out.vars.get(n), s.vars.get(n));
-      if (m === undefined) out.vars.delete(n);
-      else out.vars.set(n, m);
+  for (let k = 1; k < states.length; k++) {
+    const s = states[k]!;
+    if (s.cwds !== out.cwds) out.cwds = union(out.cwds, s.cwds);
+    if (s.vars !== out.vars) {
+      const names = new Set([...out.vars.keys(), ...s.vars.keys()]);
+      for (const n of names) {
+        const a = out.vars.get(n);
+        const m = mergeVar(a, s.vars.get(n));
+        if (m === a) continue;
+        if (m === undefined) writableVars(out).delete(n);
+        else writableVars(out).set(n, m);
+      }
     }
-    for (const [n, cd] of s.funcs) out.funcs.set(n, (out.funcs.get(n) ?? false) || cd);
+    if (s.funcs !== out.funcs) {
+      for (const [n, cd] of s.funcs) writableFuncs(out).set(n, (out.funcs.get(n) ?? false) || cd);
+    }
   }
   if (out.cwds.length > 8) out.cwds = [null];
   return out;
@@ -74,7 +104,7 @@ export class Analyser {
   private readonly seen = new Set<string>();
   private readonly memo = new Map<string, ResolvedPath>();
   private state: ShellState;
-  private readonly maxDepth: number;
+  readonly maxDepth: number;
   private readonly prefix: string;
 
   constructor(
@@ -82,7 +112,7 @@ export class Analyser {
     private readonly options: ExtractOptions,
     cwd: string | null,
   ) {
-    this.state = { cwds: [cwd], vars: new Map(), funcs: new Map() };
+    this.state = { cwds: [cwd], vars: new Map(), funcs: new Map(), ownVars: true, ownFuncs: true };
     this.maxDepth = options.maxDepth ?? 8;
     this.prefix = options.originPrefix ?? 'shell';
   }
@@ -198,7 +228,7 @@ export class Analyser {
   };
 
   setVar(name: string, values: readonly string[] | null): void {
-    this.state.vars.set(name, values);
+    writableVars(this.state).set(name, values);
   }
 
   // ---------- words ----------
@@ -208,6 +238,8 @@ export class Analyser {
   }
 
   expand(raw: string, depth: number): Field[] {
+    // Most words are plain: nothing to expand, quote or glob.
+    if (PLAIN.test(raw)) return [{ value: raw, raw, glob: -1, tilde: false }];
     let ex: Expanded;
     try {
       ex = expandWord(raw, this.lookup);
@@ -248,18 +280,18 @@ export class Analyser {
       // `bash -c SCRIPT NAME ARGS…`: $0 is NAME, $1… the ARGS; past them the parameters are empty.
       for (let k = 0; k <= 9; k++) {
         const f = positional[k];
-        this.state.vars.set(
+        writableVars(this.state).set(
           String(k),
           f === undefined ? [''] : f.uncertain !== undefined || f.under || f.pipe ? null : [f.value],
         );
       }
       const rest = positional.slice(1);
-      this.state.vars.set(
+      writableVars(this.state).set(
         '@',
         rest.some((f) => f.uncertain !== undefined || f.under || f.pipe) ? null : rest.map((f) => f.value),
       );
-      this.state.vars.set('*', this.state.vars.get('@')!);
-      this.state.vars.set('#', [String(rest.length)]);
+      writableVars(this.state).set('*', this.state.vars.get('@')!);
+      writableVars(this.state).set('#', [String(rest.length)]);
     }
     this.script(script, depth);
     if (saved) this.state = saved;
@@ -297,7 +329,7 @@ export class Analyser {
     for (const [n, v] of this.state.vars) {
       const before = once.vars.get(n);
       if (v !== before && !(Array.isArray(v) && Array.isArray(before) && v.length === before.length)) {
-        this.state.vars.set(n, null);
+        writableVars(this.state).set(n, null);
       }
     }
   }
@@ -434,7 +466,7 @@ export class Analyser {
         const cd =
           this.state.cwds.length !== saved.cwds.length || this.state.cwds.some((c, k) => c !== saved.cwds[k]);
         this.state = saved;
-        this.state.funcs.set(node.name, cd);
+        writableFuncs(this.state).set(node.name, cd);
         return;
       }
       case 'not': {
@@ -489,14 +521,14 @@ export class Analyser {
           `$${n} in the arguments expands its value before this assignment, which is not known`,
         );
       }
-      this.state.vars.set(n, v === null ? null : old ? union(v, old) : v);
+      writableVars(this.state).set(n, v === null ? null : old ? union(v, old) : v);
     }
     const fields: Field[] = [];
     for (const w of node.words) fields.push(...this.expand(this.text(w, src), depth));
     this.redirects(node.redirects, src, depth);
     for (const [n, v] of saved) {
-      if (v === undefined) this.state.vars.delete(n);
-      else this.state.vars.set(n, v);
+      if (v === undefined) writableVars(this.state).delete(n);
+      else writableVars(this.state).set(n, v);
     }
     this.exec(fields, depth);
   }
@@ -538,41 +570,11 @@ export class Analyser {
   }
 
   unknownOperands(name: string, args: readonly Field[]): void {
-    unknownCommand(args, this.contextFor(name, args, 0));
-  }
-
-  private contextFor(name: string, args: readonly Field[], depth: number): CommandContext {
-    return this.context(name, args, depth);
+    unknownCommand(args, this.context(name, args, 0));
   }
 
   private context(name: string, args: readonly Field[], depth: number): CommandContext {
-    const origin = (o?: EmitOptions) => `${name}:${o?.tag ?? 'argv'}`;
-    return {
-      name,
-      args,
-      read: (f, o) => this.emit(f, 'read', origin(o), o),
-      write: (f, o) => this.emit(f, 'write', origin(o), o),
-      emit: (f, op, o) => this.emit(f, op, origin(o), o),
-      uncertain: (reason, op = 'write', raw = name) => this.uncertain(raw, op, `${name}`, reason),
-      unknownOperands: (fs) => unknownCommand(fs, this.context(name, fs, depth)),
-      exec: (argv) => {
-        if (depth + 1 > this.maxDepth) this.uncertain(name, 'write', name, 'wrappers nested too deep');
-        else this.exec(argv, depth + 1);
-      },
-      script: (text, via, o) => this.nestedScript(text, depth + 1, via, !o?.sameShell, o?.positional),
-      chdir: (target) => this.chdir(target),
-      setVar: (n, v) => this.setVar(n, v),
-      exists: (f) => this.exists(f),
-      resolveDir: (f) => this.resolveDir(f),
-      under: (roots, raw) => ({ value: raw, raw, glob: -1, tilde: false, under: roots }),
-      fromStdin: (raw) => ({
-        value: raw,
-        raw,
-        glob: -1,
-        tilde: false,
-        uncertain: `${name} takes its operands from stdin`,
-      }),
-    };
+    return new CommandCx(this, name, args, depth);
   }
 
   chdir(target: Field | null): void {
@@ -594,5 +596,66 @@ export class Analyser {
       else next.push(r.real);
     }
     this.state.cwds = union([], next);
+  }
+}
+
+/** What a command handler sees: one small object per command (methods on the prototype, no closures). */
+class CommandCx implements CommandContext {
+  constructor(
+    private readonly a: Analyser,
+    readonly name: string,
+    readonly args: readonly Field[],
+    private readonly depth: number,
+  ) {}
+
+  private origin(o?: EmitOptions): string {
+    return `${this.name}:${o?.tag ?? 'argv'}`;
+  }
+  read(f: Field, o?: EmitOptions): void {
+    this.a.emit(f, 'read', this.origin(o), o);
+  }
+  write(f: Field, o?: EmitOptions): void {
+    this.a.emit(f, 'write', this.origin(o), o);
+  }
+  emit(f: Field, op: Op, o?: EmitOptions): void {
+    this.a.emit(f, op, this.origin(o), o);
+  }
+  uncertain(reason: string, op: Op = 'write', raw = this.name): void {
+    this.a.uncertain(raw, op, this.name, reason);
+  }
+  unknownOperands(fields: readonly Field[]): void {
+    unknownCommand(fields, new CommandCx(this.a, this.name, fields, this.depth));
+  }
+  exec(argv: readonly Field[]): void {
+    if (this.depth + 1 > this.a.maxDepth)
+      this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
+    else this.a.exec(argv, this.depth + 1);
+  }
+  script(text: string, via: string, o?: { sameShell?: boolean; positional?: readonly Field[] }): void {
+    this.a.nestedScript(text, this.depth + 1, via, !o?.sameShell, o?.positional);
+  }
+  chdir(target: Field | null): void {
+    this.a.chdir(target);
+  }
+  setVar(name: string, values: string[] | null): void {
+    this.a.setVar(name, values);
+  }
+  exists(f: Field): boolean {
+    return this.a.exists(f);
+  }
+  resolveDir(f: Field): string | null {
+    return this.a.resolveDir(f);
+  }
+  under(roots: readonly Field[], raw: string): Field {
+    return { value: raw, raw, glob: -1, tilde: false, under: roots };
+  }
+  fromStdin(raw: string): Field {
+    return {
+      value: raw,
+      raw,
+      glob: -1,
+      tilde: false,
+      uncertain: `${this.name} takes its operands from stdin`,
+    };
   }
 }
