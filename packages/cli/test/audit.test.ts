@@ -1,7 +1,9 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { auditLog } from '@toolgate/audit-log';
 import { type CallContext, createGuard, type GuardPlugin, isWithin } from '@toolgate/core';
 import { Command } from 'commander';
@@ -174,5 +176,53 @@ describe('toolgate audit', () => {
       .split('\n')
       .map((l) => (JSON.parse(l) as { decisionId: string }).decisionId);
     expect(seen).toEqual(ids);
+  });
+});
+
+// The built binary, as users run it (the root `test` script builds first): registration, exit codes, signals.
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+describe('toolgate audit through the built binary', () => {
+  it('verify exits 0 / 1, a bad flag exits 2 with the flag named', async () => {
+    const t = await trail();
+    await t.guard.check({ tool: 'write_file', args: { path: '/etc/passwd' } }, t.ctx('a'));
+    const ok = spawnSync(process.execPath, [bin, 'audit', 'verify', '--file', t.file], { encoding: 'utf8' });
+    expect([ok.status, ok.stdout]).toEqual([0, expect.stringMatching(/^ok: 1 records/)]);
+    writeFileSync(t.file, readFileSync(t.file, 'utf8').replace('/etc/passwd', '/etc/hosts'));
+    const bad = spawnSync(process.execPath, [bin, 'audit', 'verify', '--file', t.file], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/BROKEN at .*violations\.log:1: the record does not match its hash/);
+    const usage = spawnSync(
+      process.execPath,
+      [bin, 'audit', 'query', '--file', t.file, '--severity', 'urgent'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/--severity must be among critical, high, medium, low, got "urgent"/);
+  });
+
+  it('tail -f prints records as another process writes them, and ends cleanly on SIGTERM', async () => {
+    const t = await trail();
+    const child = spawn(
+      process.execPath,
+      [bin, 'audit', 'tail', '-f', '--file', t.file, '--interval', '20'],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    await new Promise((r) => setTimeout(r, 300)); // let it start and reach the end of the (empty) trail
+    await t.guard.check({ tool: 'write_file', args: { path: '/etc/shadow' } }, t.ctx('tailer'));
+    for (let i = 0; i < 200 && !out.includes('/etc/shadow'); i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    expect(out).toMatch(/CRITICAL +deny +tailer\/s-tailer write_file write \/etc\/shadow PATH_DENIED/);
+    expect(out).not.toContain('\x1b[');
   });
 });
