@@ -34,20 +34,25 @@ export async function runHookCommand(
         `unknown assistant ${JSON.stringify(hostName)}; expected one of ${Object.keys(HOSTS).join(', ')}`,
       );
     const env = process.env;
-    const { guard } = buildGuard({
-      dialect: options.dialect,
-      policy: options.policy,
-      ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
-      env,
-      plugins: extraPlugins({ ...options, approvals: options.approvals ?? 'auto-deny' }),
-    });
-    const event = await readStdin(stdin);
-    return await runHook(host, event, {
-      guard,
-      home: env.HOME ?? homedir(),
-      env,
-      ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
-    });
+    const extras = extraPlugins({ ...options, approvals: options.approvals ?? 'auto-deny' });
+    try {
+      const { guard } = buildGuard({
+        dialect: options.dialect,
+        policy: options.policy,
+        ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+        env,
+        plugins: extras.plugins,
+      });
+      const event = await readStdin(stdin);
+      return await runHook(host, event, {
+        guard,
+        home: env.HOME ?? homedir(),
+        env,
+        ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+      });
+    } finally {
+      extras.close();
+    }
   } catch (error) {
     return blockingError(error instanceof Error ? error.message : String(error));
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { GuardPlugin } from '@toolgate/core';
 import {
   createGateway,
   elicitationApprover,
@@ -42,6 +43,21 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
   if (relative !== 'deny' && relative !== 'cwd')
     throw new UsageError(`--relative-paths must be deny or cwd, got ${JSON.stringify(relative)}`);
   const elicitation = elicitationApprover();
+  const extras = extraPlugins(options);
+  try {
+    return await serve(server, options, relative, elicitation, extras.plugins);
+  } finally {
+    extras.close();
+  }
+}
+
+async function serve(
+  server: readonly string[],
+  options: McpCommandOptions,
+  relative: 'deny' | 'cwd',
+  elicitation: ReturnType<typeof elicitationApprover>,
+  extras: GuardPlugin[],
+): Promise<number> {
   const { guard, ctx } = buildGuard({
     dialect: options.dialect,
     policy: options.policy,
@@ -51,11 +67,7 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
     // Elicitation first (the human behind the client), then the configured strategy for clients without it.
     // Relative paths are judged against --cwd, but a server resolves them its own way (the filesystem server:
     // against its first root): denied unless the user vouches that the server uses --cwd too.
-    plugins: [
-      elicitation,
-      ...extraPlugins(options),
-      ...(relative === 'deny' ? [requireAbsolutePaths()] : []),
-    ],
+    plugins: [elicitation, ...extras, ...(relative === 'deny' ? [requireAbsolutePaths()] : [])],
   });
   // The child runs in the directory relative paths are judged against.
   const spawned = upstreamFrom(server, options.url);

@@ -29,9 +29,16 @@ function controllingTerminal(): { input: ReadStream; output: WriteStream } {
   }
 }
 
+export interface ExtraPlugins {
+  plugins: GuardPlugin[];
+  /** Releases what the plugins hold open (the terminal): without it the process would never exit. */
+  close(): void;
+}
+
 /** Audit-log and approvals plugins from the integration commands' flags (`--audit`, `--approvals`). */
-export function extraPlugins(options: ExtraPluginOptions): GuardPlugin[] {
+export function extraPlugins(options: ExtraPluginOptions): ExtraPlugins {
   const plugins: GuardPlugin[] = [];
+  let terminal: ReturnType<typeof controllingTerminal> | undefined;
   if (options.audit !== undefined) {
     if (options.audit.trim() === '') throw new UsageError('--audit must name a file');
     plugins.push(auditLog({ file: options.audit, level: 'all' }));
@@ -42,8 +49,14 @@ export function extraPlugins(options: ExtraPluginOptions): GuardPlugin[] {
       `--approvals must be one of ${APPROVAL_STRATEGIES.join(', ')}, got ${JSON.stringify(name)}`,
     );
   }
-  const strategy =
-    name === 'auto-allow' ? autoAllow() : name === 'tty' ? tty(controllingTerminal()) : autoDeny();
+  if (name === 'tty') terminal = controllingTerminal();
+  const strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
   plugins.push(approvals({ strategy }));
-  return plugins;
+  return {
+    plugins,
+    close() {
+      terminal?.input.destroy();
+      terminal?.output.destroy();
+    },
+  };
 }
