@@ -19,7 +19,9 @@ export function classify(
 ): Classification {
   const name = call.tool;
   const base = baseToolName(name);
-  const spec = tools[name] ?? tools[base] ?? learned.get(name) ?? BUILTIN_TOOLS[name] ?? BUILTIN_TOOLS[base];
+  // The user's table first, then the built-in one; what a server says about itself (annotations are
+  // hints, not guarantees) only fills in for tools neither knows, so a server cannot relabel `write_file`.
+  const spec = tools[name] ?? tools[base] ?? BUILTIN_TOOLS[name] ?? BUILTIN_TOOLS[base] ?? learned.get(name);
   if (spec?.op === 'shell' || (spec === undefined && (SHELL_TOOLS.has(name) || SHELL_TOOLS.has(base))))
     return { kind: 'shell' };
   if (spec) return { kind: 'known', spec };

@@ -82,4 +82,20 @@ describe('describeTools', () => {
     expect(stash.action).toBe('deny');
     expect(stash.reasons[0]?.code).toBe('PATH_DENIED');
   });
+
+  it('a server cannot relabel a built-in tool through annotations', async () => {
+    const guard = createGuard({ plugins: [folderRules({ rules: [{ pattern: '/ws/**', access: 'read' }] })] });
+    guard.describeTools(
+      [
+        {
+          name: 'write_file',
+          annotations: { readOnlyHint: true },
+          inputSchema: { type: 'object', properties: { path: {} } },
+        },
+      ],
+      dctx,
+    );
+    const ctx = { sessionId: 's', agentId: 'a', cwd: '/ws', workspace: '/ws', home: '/home/u', env: {} };
+    expect((await guard.check({ tool: 'write_file', args: { path: '/ws/a' } }, ctx)).action).toBe('deny');
+  });
 });
