@@ -1,6 +1,6 @@
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGuard, DEFAULT_SEVERITY_RULES } from '@toolgate/core';
+import { createGuard, DEFAULT_SEVERITY_RULES, type GuardPlugin } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../src/index.js';
 import { approver, context, tempDir, workspacePolicy } from './helpers.js';
@@ -225,5 +225,35 @@ describe('auditLog: options fail at construction, naming field and value', () =>
     expect(auditLog({ file: join(root, 'new', 'deep', 'v.log') }).file).toBe(
       join(root, 'new', 'deep', 'v.log'),
     );
+  });
+});
+
+describe('auditLog: every kind of deny is on record', () => {
+  it('malformed calls, uncertain paths and plugin errors are violations with their codes', async () => {
+    const root = tempDir();
+    const file = join(root, 'v.log');
+    const broken: GuardPlugin = {
+      name: 'broken',
+      apply(hooks) {
+        hooks.beforeToolCall.tap('x', (call) => {
+          if (call.tool === 'explode') throw new Error('policy bug');
+          return undefined;
+        });
+      },
+    };
+    const guard = createGuard({ plugins: [workspacePolicy(), broken, auditLog({ file })] });
+    const ctx = context(root);
+    await guard.check(null as unknown as { tool: string; args: Record<string, unknown> }, ctx);
+    await guard.check({ tool: 'write_file', args: { path: '$UNSET_VAR/x' } }, ctx);
+    await guard.check({ tool: 'explode', args: {} }, ctx);
+    expect(lines(file).map((r) => [r.code, r.decision])).toEqual([
+      ['INVALID_CALL', 'deny'],
+      ['PATH_UNCERTAIN', 'deny'],
+      ['PLUGIN_ERROR', 'deny'],
+    ]);
+    expect(lines(file)[1]).toMatchObject({
+      plugin: 'core',
+      paths: [expect.objectContaining({ raw: '$UNSET_VAR/x', realPath: null })],
+    });
   });
 });
