@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AuditLogOptions, auditLog } from '@toolgate/audit-log';
+import { type AuditLogOptions, auditLog, getStats, queryViolations, trailFiles } from '@toolgate/audit-log';
 import { createGuard, type GuardPlugin } from '@toolgate/core';
 import { runSuite } from './harness.js';
 
@@ -99,6 +99,21 @@ export default async function auditLogBench(): Promise<void> {
       `rotations during the bench: ${sync.audit.counters.rotations}, failures: ${sync.audit.counters.failures}`,
     );
     for (const a of [sync, syncNoChain, asyncMode, fsyncGuard]) a.audit.close();
+
+    // Streaming query and stats over the current and rotated files of the sync trail.
+    const file = sync.audit.file;
+    const total = sync.audit.counters.written;
+    let t = process.hrtime.bigint();
+    const stats = await getStats({ file });
+    const statsMs = Number(process.hrtime.bigint() - t) / 1e6;
+    t = process.hrtime.bigint();
+    const found = await queryViolations({ file, path: '/etc/**', severity: 'critical', limit: 100 });
+    const queryMs = Number(process.hrtime.bigint() - t) / 1e6;
+    console.log(
+      `getStats over ${stats.total} records in ${trailFiles(file).length} files: ${statsMs.toFixed(0)} ms ` +
+        `(${Math.round(stats.total / (statsMs / 1000))} records/s); queryViolations (glob, severity, limit 100): ` +
+        `${queryMs.toFixed(0)} ms, ${found.length} results (${total} records written during the bench)`,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
