@@ -57,6 +57,11 @@ function writableFuncs(s: ShellState): Map<string, boolean> {
   return s.funcs;
 }
 
+function cutAtNul(value: string): string {
+  const nul = value.indexOf('\0');
+  return nul === -1 ? value : value.slice(0, nul);
+}
+
 function union<T>(a: readonly T[], b: readonly T[]): T[] {
   const out = [...a];
   for (const x of b) if (!out.includes(x)) out.push(x);
@@ -130,7 +135,20 @@ export class Analyser {
     this.push(uncertainAccess(raw || '?', op, `${this.prefix}:${origin}`, reason));
   }
 
-  private resolve(value: string, cwd: string, tilde: boolean, followFinal: boolean): ResolvedPath {
+  private resolve(raw: string, cwd: string, tilde: boolean, followFinal: boolean): ResolvedPath {
+    // Arguments are C strings: the program sees them cut at the first NUL (`$'a\x00b'` is `a`).
+    const value = cutAtNul(raw);
+    if (value === '')
+      return {
+        raw,
+        expanded: '',
+        lexical: cwd,
+        real: null,
+        certain: false,
+        reason: 'empty path',
+        hops: [],
+        exists: false,
+      };
     // Memoised for this extraction only: a link may change between two calls.
     const key = `${cwd}\0${tilde ? 1 : 0}${followFinal ? 1 : 0}\0${value}`;
     let hit = this.memo.get(key);
@@ -163,6 +181,7 @@ export class Analyser {
       scope = 'subtree';
       followFinal = true;
     }
+    value = cutAtNul(value);
     if (value === '') return;
     // Core substitutes `<workspace>`; in a shell word it is a literal file name.
     if (value.startsWith('<workspace>')) value = `./${value}`;

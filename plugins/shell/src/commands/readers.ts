@@ -180,6 +180,7 @@ export const readers: Record<string, CommandHandler> = {
     skipUnless: ['-e', '-f', '--regexp', '--file'],
     recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
     defaultOperand: '.',
+    defaultOnlyRecursive: true,
     pathOpts: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
   }),
   rg: simple({

@@ -20,6 +20,8 @@ export interface SimpleSpec extends ArgSpec {
   pathOpts?: Readonly<Record<string, Role>>;
   /** With no operands the command works on this path (`ls` → `.`). */
   defaultOperand?: string;
+  /** …but only when recursive (`grep -r x` searches `.`, `grep x` reads stdin). */
+  defaultOnlyRecursive?: boolean;
   /** Options that turn operands into writes (`sed -i`, `sort -o` is a pathOpt instead). */
   writeWith?: readonly string[];
 }
@@ -54,7 +56,11 @@ export function simple(spec: SimpleSpec): CommandHandler {
     const skip = spec.skipUnless && has(p, ...spec.skipUnless) ? 0 : (spec.skip ?? 0);
     let operands = p.operands.slice(skip);
     const recursive = spec.subtree || (spec.recursive !== undefined && has(p, ...spec.recursive));
-    if (operands.length === 0 && spec.defaultOperand !== undefined && (recursive || !spec.recursive)) {
+    if (
+      operands.length === 0 &&
+      spec.defaultOperand !== undefined &&
+      (recursive || !spec.defaultOnlyRecursive)
+    ) {
       operands = [literal(spec.defaultOperand)];
     }
     let role = spec.operands ?? 'read';
