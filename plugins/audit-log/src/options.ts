@@ -38,7 +38,8 @@ export interface AuditLogOptions {
   maxPaths?: number;
   /**
    * Extra pino destinations (`pino.transport({target: 'pino-loki', …})`) that receive every record after it is
-   * on the local file. Their failures never touch the local trail or the decision.
+   * handed to the local trail (written with `sync`/`fsync`, queued with `async`). Their failures never touch the
+   * local trail or the decision.
    */
   ship?: readonly DestinationStream[];
 }
