@@ -27,6 +27,8 @@ export function secretFiles(options: SecretFilesOptions = {}): GuardPlugin {
   }
   return {
     name: 'secret-files',
+    // A policy: it judges paths. (An extractor or an observer leaves this out.)
+    policy: true,
     apply(hooks) {
       hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (_call, state) => {
         for (const access of state.accesses) {

@@ -29,14 +29,16 @@ export const pathExtractor = (): GuardPlugin =>
   });
 
 /** Denies any access whose real path is under `root`. */
-export const denyUnder = (root: string, name = 'deny-under'): GuardPlugin =>
-  plugin(name, (hooks) => {
+export const denyUnder = (root: string, name = 'deny-under'): GuardPlugin => ({
+  ...plugin(name, (hooks) => {
     hooks.beforeToolCall.tap('p', (_c, state) => {
       const a = state.accesses.find((x) => x.realPath === root || x.realPath?.startsWith(`${root}/`));
       return a
         ? { action: 'deny', code: 'PATH_DENIED', reason: `under ${root}`, access: a, allowedPaths: ['/ws'] }
         : undefined;
     });
-  });
+  }),
+  policy: true,
+});
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
