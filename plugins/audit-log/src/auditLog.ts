@@ -10,7 +10,7 @@ import { openTrail } from './sharedTrail.js';
 export interface AuditLogPlugin extends GuardPlugin {
   /** The absolute path of the trail file. */
   readonly file: string;
-  /** Records written, failed writes, buffered and dropped records, rotations (of the file, shared by every
+  /** Live counters: records written, failed writes, buffered and dropped records, rotations (of the file, shared by every
    * plugin of this process that writes it). */
   readonly counters: Readonly<TrailCounters>;
   /** Writes buffered records now (async mode, or after a disk failure); false if some remain. */
@@ -48,14 +48,8 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
   const opts = compileOptions(options);
   let api: PluginApi | undefined;
   const pending: AuditErrorEvent[] = [];
-  const report = (error: unknown, what: AuditErrorEvent['what']) => {
-    const event: AuditErrorEvent = {
-      plugin: 'audit-log',
-      file: opts.file,
-      what,
-      error,
-      counters: trail.counters,
-    };
+  const report = (error: unknown, what: AuditErrorEvent['what'], counters: Readonly<TrailCounters>) => {
+    const event: AuditErrorEvent = { plugin: 'audit-log', file: opts.file, what, error, counters };
     if (api) api.emit('audit-error', event);
     else if (pending.length < 16) pending.push(event);
   };
@@ -70,7 +64,7 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
       retryMs: opts.retryMs,
       compress: opts.compress,
     },
-    (error, what) => report(error, what),
+    report,
   );
   const ship = opts.ship;
   // pino serialises; the durable file is its destination, so every line goes through one synchronous write.
@@ -131,7 +125,12 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
     },
     apply(hooks, pluginApi) {
       api = pluginApi;
-      for (const event of pending.splice(0)) pluginApi.emit('audit-error', event);
+      // Failures from before the guard existed (the file could not be opened) are replayed on the next turn,
+      // once the host has had the chance to listen on guard.events.
+      if (pending.length > 0)
+        setImmediate(() => {
+          for (const event of pending.splice(0)) pluginApi.emit('audit-error', event);
+        });
       // Synchronous taps: core awaits observers before check() resolves, so the record is on disk by then.
       hooks.onViolation.tap({ stage: Stage.AUDIT }, (violation) => {
         const { decision, call, ctx, finding } = violation;

@@ -44,7 +44,12 @@ export interface DurableFileOptions {
   retryMs: number;
   /** Gzip rotated files (`.N.gz`), off the decision path. */
   compress: boolean;
-  onError(error: unknown, what: 'write' | 'open' | 'rotate' | 'dropped'): void;
+  /** Told of every failure, with a snapshot of the counters after it. */
+  onError(
+    error: unknown,
+    what: 'write' | 'open' | 'rotate' | 'dropped',
+    counters: Readonly<TrailCounters>,
+  ): void;
 }
 
 const open = new Set<DurableFile>();
@@ -79,7 +84,7 @@ export class DurableFile {
       process.on('exit', flushAllAtExit);
     }
     this.compressor = options.compress
-      ? new RotatedCompressor(options.file, options.keep, (error) => options.onError(error, 'rotate'))
+      ? new RotatedCompressor(options.file, options.keep, (error) => this.report(error, 'rotate'))
       : undefined;
     try {
       this.openFile();
@@ -207,7 +212,7 @@ export class DurableFile {
     try {
       shiftFiles(this.options.file, this.options.keep);
     } catch (error) {
-      this.options.onError(error, 'rotate');
+      this.report(error, 'rotate');
       this.counters.failures++;
     }
     this.openFile();
@@ -219,7 +224,7 @@ export class DurableFile {
     if (this.queue.length >= this.options.maxBuffered) {
       // Keep the oldest records: they are the evidence of what started an incident.
       this.counters.dropped++;
-      this.options.onError(new Error(`audit buffer full (${this.options.maxBuffered} records)`), 'dropped');
+      this.report(new Error(`audit buffer full (${this.options.maxBuffered} records)`), 'dropped');
       return;
     }
     this.queue.push(content);
@@ -230,7 +235,7 @@ export class DurableFile {
     this.counters.failures++;
     this.failing = true;
     this.closeFd();
-    this.options.onError(error, what);
+    this.report(error, what);
     this.scheduleRetry();
   }
 
@@ -253,6 +258,10 @@ export class DurableFile {
       this.flushScheduled = false;
       if (!this.failing) this.flush();
     }).unref();
+  }
+
+  private report(error: unknown, what: 'write' | 'open' | 'rotate' | 'dropped'): void {
+    this.options.onError(error, what, { ...this.counters });
   }
 
   private closeFd(): void {

@@ -39,11 +39,12 @@ export function openTrail(settings: Settings, onError: ErrorSink): TrailHandle {
     );
   }
   if (!entry) {
-    const sinks = new Set<ErrorSink>();
+    // The caller's sink is registered before the file is opened, so a failure to open is reported too.
+    const sinks = new Set<ErrorSink>([onError]);
     const trail = new DurableFile({
       ...settings,
-      onError: (error, what) => {
-        for (const sink of sinks) sink(error, what);
+      onError: (error, what, counters) => {
+        for (const sink of sinks) sink(error, what, counters);
       },
     });
     entry = { trail, key, sinks };

@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, unlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGuard } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,29 @@ describe('disk failure: the decision stands, the failure is reported, records ar
     }
     expect(audit.counters).toMatchObject({ buffered: 3, dropped: 2 });
     expect(events.filter((e) => e === 'dropped')).toHaveLength(2);
+    audit.close();
+  });
+});
+
+describe('disk failure at startup', () => {
+  it('a trail that cannot be opened yet: denies stand, the failure is reported once the guard exists, records wait', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'blocker'), 'a file where the trail directory should be');
+    const file = join(root, 'blocker', 'audit', 'violations.log');
+    const audit = auditLog({ file, retryMs: 20 });
+    const guard = createGuard({ plugins: [workspacePolicy(), audit] });
+    const errors: AuditErrorEvent[] = [];
+    guard.events.on('audit-error', (e: AuditErrorEvent) => errors.push(e));
+    // The open failed inside auditLog(), before anyone could listen: it is replayed once the host can listen.
+    expect(audit.counters.failures).toBeGreaterThanOrEqual(1);
+    await until(() => errors.length > 0);
+    expect(errors[0]).toMatchObject({ what: 'open', error: { code: 'ENOTDIR' } });
+    const d = await guard.check({ tool: 'write_file', args: { path: '/etc/x' } }, context(root));
+    expect(d.action).toBe('deny');
+    expect(audit.counters.buffered).toBe(1);
+    unlinkSync(join(root, 'blocker'));
+    await until(() => audit.counters.buffered === 0);
+    expect(readFileSync(file, 'utf8')).toContain(d.id);
     audit.close();
   });
 });
