@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGuard } from '@toolgate/core';
+import { createGuard, type GuardPlugin, isWithin } from '@toolgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeCode } from '../src/hook/claudeCodeTools.js';
 import { geminiCli } from '../src/hook/geminiCli.js';
@@ -126,6 +126,55 @@ describe.each(hosts)('toolgate hook $dir: recorded events', ({ host, dir, read }
       const envelope = JSON.parse(output!.reason.slice('toolgate: '.length)) as Record<string, unknown>;
       expect(envelope.code).toBe(c.code);
     }
+  });
+});
+
+describe('toolgate hook: the workspace', () => {
+  // A policy over <workspace>: writes only inside ctx.workspace.
+  const workspaceOnly: GuardPlugin = {
+    name: 'workspace-only',
+    apply(hooks) {
+      hooks.collectAccesses.tap('x', (accesses, call, state) =>
+        typeof call.args.path === 'string'
+          ? [...accesses, state.access(call.args.path, 'write', { origin: 'args.path' })]
+          : accesses,
+      );
+      hooks.beforeToolCall.tap('x', (_call, state) => {
+        for (const a of state.accesses)
+          if (!isWithin(a.realPath ?? '', state.ctx.workspace))
+            return { action: 'deny', code: 'PATH_DENIED', reason: 'outside the workspace', access: a };
+        return undefined;
+      });
+    },
+  };
+  const movedToRoot = () => event('write-outside').replace(`"cwd":"${ws}"`, '"cwd":"/"');
+
+  it('is the project dir the assistant exports, not the cwd the agent has cd-ed to', async () => {
+    const answer = await runHook(claudeCode, movedToRoot(), {
+      guard: createGuard({ plugins: [workspaceOnly] }),
+      home,
+      env: { CLAUDE_PROJECT_DIR: ws },
+    });
+    expect(answer.stdout).toContain('"permissionDecision":"deny"');
+  });
+
+  it('falls back to the event cwd only when no project dir is exported (here: / — which is why the variable wins)', async () => {
+    const answer = await runHook(claudeCode, movedToRoot(), {
+      guard: createGuard({ plugins: [workspaceOnly] }),
+      home,
+      env: {},
+    });
+    expect(answer.stdout).toContain('"permissionDecision":"allow"');
+  });
+
+  it('--workspace beats both', async () => {
+    const answer = await runHook(claudeCode, movedToRoot(), {
+      guard: createGuard({ plugins: [workspaceOnly] }),
+      home,
+      env: { CLAUDE_PROJECT_DIR: '/' },
+      workspace: ws,
+    });
+    expect(answer.stdout).toContain('"permissionDecision":"deny"');
   });
 });
 

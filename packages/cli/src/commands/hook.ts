@@ -67,7 +67,10 @@ export function registerHook(program: Command): void {
     .argument('<assistant>', `one of ${Object.keys(HOSTS).join(', ')}`)
     .requiredOption('--dialect <dialect>', 'policy dialect')
     .requiredOption('--policy <file>', 'policy file')
-    .option('--workspace <dir>', 'the workspace root (default: the event’s cwd)')
+    .option(
+      '--workspace <dir>',
+      'the workspace root (default: $CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR, else the event’s cwd)',
+    )
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
     .option(
       '--approvals <strategy>',

@@ -78,6 +78,7 @@ export function mapClaudeCodeTool(toolName: string, input: Record<string, unknow
 export const claudeCode: HookHost = {
   name: 'claude-code',
   eventName: 'PreToolUse',
+  projectDirEnv: 'CLAUDE_PROJECT_DIR',
   resolvePrompts: false,
   noPathTools: NO_PATH_TOOLS,
   map: mapClaudeCodeTool,

@@ -115,6 +115,7 @@ function geminiAnswer(decision: Decision): HookAnswer {
 export const geminiCli: HookHost = {
   name: 'gemini-cli',
   eventName: 'BeforeTool',
+  projectDirEnv: 'GEMINI_PROJECT_DIR',
   resolvePrompts: true,
   noPathTools: NO_PATH_TOOLS,
   map: mapGeminiTool,

@@ -14,6 +14,12 @@ export type MappedCall = { call: ToolCall; cwd?: string } | { uncertain: string 
 export interface HookHost {
   readonly name: string;
   readonly eventName: string;
+  /**
+   * The environment variable the assistant sets to the project root for its hooks. It is the default
+   * workspace: the event's `cwd` moves with the agent's `cd`, and a workspace that moved to `/` would widen
+   * every `<workspace>` rule.
+   */
+  readonly projectDirEnv: string;
   /** `false`: a prompt verdict is answered `ask` (the assistant's own dialog approves); `true`: the guard's approvers decide. */
   readonly resolvePrompts: boolean;
   /** Built-in tools that take no paths: exempt from the path-like-argument check. */

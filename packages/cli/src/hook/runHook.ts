@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { CallContext, Guard } from '@toolgate/core';
 import { MalformedEventError, parsePreToolUseEvent } from './hookEvent.js';
 import { blockingError, type HookAnswer, type HookHost } from './hookHost.js';
@@ -5,10 +6,14 @@ import { pathLikeArg } from './pathLikeArgs.js';
 
 export interface HookOptions {
   guard: Guard;
-  /** The workspace root (`<workspace>` in policies); default the event's `cwd`. */
+  /** The workspace root (`<workspace>` in policies); default the host's project-dir variable, else the event's `cwd`. */
   workspace?: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
+}
+
+function projectDir(value: string | undefined): string | undefined {
+  return value !== undefined && isAbsolute(value) ? value : undefined;
 }
 
 /**
@@ -24,7 +29,7 @@ export async function runHook(host: HookHost, stdin: string, options: HookOption
       sessionId: event.sessionId,
       agentId: host.name,
       cwd: mapped.cwd ?? event.cwd,
-      workspace: options.workspace ?? event.cwd,
+      workspace: options.workspace ?? projectDir(options.env[host.projectDirEnv]) ?? event.cwd,
       home: options.home,
       env: options.env,
     };
