@@ -154,6 +154,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const ownUp = new OwnRequests();
   const ownDown = new OwnRequests();
   let priming: Promise<void> | undefined;
+  let serverHasTools = false;
   let primed = false;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
@@ -308,7 +309,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     }
     toUpstream(message);
-    if (message.method === 'notifications/initialized') prime();
+    if (message.method === 'notifications/initialized' && serverHasTools) prime();
   };
 
   const fromUpstream = (message: JSONRPCMessage) => {
@@ -325,8 +326,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         } as JSONRPCMessage);
         return;
       }
-      if (method === 'initialize' && typeof result?.protocolVersion === 'string')
-        upstream?.setProtocolVersion?.(result.protocolVersion);
+      if (method === 'initialize') {
+        if (typeof result?.protocolVersion === 'string')
+          upstream?.setProtocolVersion?.(result.protocolVersion);
+        // A server without tools has nothing to classify: no priming request it would only reject.
+        const capabilities = result?.capabilities as Record<string, unknown> | undefined;
+        serverHasTools = capabilities?.tools !== undefined;
+      }
       toClient(message);
       return;
     }

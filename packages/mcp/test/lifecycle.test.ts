@@ -72,6 +72,20 @@ describe('gateway lifecycle', () => {
     await c.gateway.closed;
   });
 
+  it('relays prompts untouched and sends nothing of its own to a server without tools', async () => {
+    const server = fileURLToPath(new URL('./fixtures/promptsOnlyServer.mjs', import.meta.url));
+    c = await connectThroughGateway({
+      guard: createGuard({ plugins: [fsPolicy({ write: [t.ws] })] }),
+      ctx: t.ctx,
+      upstream: { command: process.execPath, args: [server] },
+    });
+    expect((await c.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['greet']);
+    const prompt = await c.client.getPrompt({ name: 'greet' });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'hello from greet' });
+    // No priming tools/list was sent (it would have been rejected and reported).
+    expect(c.errors).toEqual([]);
+  });
+
   it('the client disconnecting terminates the child process', async () => {
     const upstream = childUpstream();
     c = await connectThroughGateway({
