@@ -3,6 +3,7 @@ import {
   type CallContext,
   createAccess,
   expandPath,
+  isWithin,
   type Op,
   type ResolvedPath,
   resolvePath,
@@ -32,6 +33,8 @@ interface ShellState {
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const PLAIN = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
+const DANGEROUS =
+  /^(PATH|IFS|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*|PS4|GIT_[A-Z_]*(SSH|COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|CONFIG[A-Z_]*|EXTERNAL_DIFF)|SSH_ASKPASS|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|MANPAGER|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|TMPDIR)$/;
 
 // Copy-on-write: a clone shares the maps until either side writes (cloning is on every pipeline part and
 // every `&&`, writing is rare). `cwds` arrays are never mutated in place, only replaced.
@@ -107,6 +110,9 @@ export class Analyser {
   /** Metacharacters of nested scripts (`bash -c '$(…)'`), for the strict dialect. */
   readonly metacharacters: string[] = [];
   private readonly seen = new Set<string>();
+  private readonly links: { path: string; target: string | null }[] = [];
+  private readonly tainted: string[] = [];
+  private cdHappened = false;
   private readonly memo = new Map<string, ResolvedPath>();
   private state: ShellState;
   readonly maxDepth: number;
@@ -172,6 +178,24 @@ export class Analyser {
       return;
     }
     let value = f.value;
+    let tilde = f.tilde;
+    // `~+` and `~-` are the shell's current and previous directories, which a `cd` here has changed.
+    if (tilde && this.cdHappened && /^~[+-](\/|$)/.test(value)) {
+      if (value[1] === '-') {
+        this.push(
+          uncertainAccess(
+            f.raw,
+            op,
+            full,
+            '~- is the directory before a cd of this command',
+            o.scope ?? 'path',
+          ),
+        );
+        return;
+      }
+      value = `.${value.slice(2)}`;
+      tilde = false;
+    }
     let scope = o.scope ?? 'path';
     let followFinal = o.followFinal ?? true;
     if (f.glob >= 0) {
@@ -185,7 +209,7 @@ export class Analyser {
     if (value === '') return;
     // Core substitutes `<workspace>`; in a shell word it is a literal file name.
     if (value.startsWith('<workspace>')) value = `./${value}`;
-    const absolute = value.startsWith('/') || f.tilde;
+    const absolute = value.startsWith('/') || tilde;
     const cwds = absolute ? [this.ctx.cwd] : this.state.cwds;
     for (const cwd of cwds) {
       if (cwd === null) {
@@ -194,7 +218,7 @@ export class Analyser {
         );
         continue;
       }
-      const resolved = this.resolve(value, cwd, f.tilde, followFinal);
+      const resolved = this.resolve(value, cwd, tilde, followFinal);
       const access = createAccess(
         value,
         op,
@@ -204,6 +228,89 @@ export class Analyser {
       );
       access.raw = f.raw;
       this.push(access);
+      if (this.links.length > 0 || this.tainted.length > 0) this.throughPlanned(access, f.raw);
+    }
+  }
+
+  /**
+   * A path this command reaches through a symlink it creates itself (`ln -s /etc x && cat x/passwd`) does
+   * not exist yet when we resolve it: judge it through the link's target too. A path inside files the
+   * command extracts (`tar -x`, `unzip`, `git clone`) may go through links we cannot see: uncertain.
+   */
+  private throughPlanned(access: Access, raw: string): void {
+    for (const link of this.links) {
+      const hit = [access.path, access.realPath].find((p) => p !== null && isWithin(p, link.path));
+      if (hit === undefined || hit === null || (access.onLink && access.path === link.path)) continue;
+      if (link.target === null) {
+        this.push(
+          uncertainAccess(
+            raw,
+            access.op,
+            access.origin,
+            'the path goes through a link this command creates, to an unknown target',
+            access.scope,
+          ),
+        );
+        continue;
+      }
+      const through = link.target + hit.slice(link.path.length);
+      const r = this.resolve(through, this.ctx.cwd, false, access.onLink !== true);
+      const a = createAccess(
+        through,
+        access.op,
+        this.ctx,
+        { origin: access.origin, scope: access.scope, followFinal: access.onLink !== true },
+        r,
+      );
+      a.raw = raw;
+      this.push(a);
+    }
+    for (const t of this.tainted) {
+      if (isWithin(access.path, t) || (access.realPath !== null && isWithin(access.realPath, t))) {
+        this.push(
+          uncertainAccess(
+            raw,
+            access.op,
+            access.origin,
+            `the path lies inside ${t}, which this command fills with files (and links) we cannot see`,
+            access.scope,
+          ),
+        );
+      }
+    }
+  }
+
+  /** Records a symlink or hard link the command creates: later paths through it are judged through its target. */
+  plannedLink(link: Field, target: Field | null): void {
+    const cwd = this.state.cwds[0];
+    if (link.uncertain !== undefined || cwd == null) return;
+    const at = this.resolve(
+      link.value,
+      link.value.startsWith('/') || link.tilde ? this.ctx.cwd : cwd,
+      link.tilde,
+      false,
+    );
+    let dest: string | null = null;
+    if (target && target.uncertain === undefined && target.value !== '') {
+      const r = this.resolve(
+        target.value,
+        target.value.startsWith('/') || target.tilde ? this.ctx.cwd : cwd,
+        target.tilde,
+        true,
+      );
+      dest = r.certain ? r.real : null;
+    }
+    this.links.push({ path: at.lexical, target: dest });
+    if (at.real !== null && at.real !== at.lexical) this.links.push({ path: at.real, target: dest });
+  }
+
+  /** Records a directory the command fills with content it does not control (archives, clones). */
+  taint(dir: Field): void {
+    for (const cwd of dir.value.startsWith('/') || dir.tilde ? [this.ctx.cwd] : this.state.cwds) {
+      if (cwd === null || dir.uncertain !== undefined) continue;
+      const r = this.resolve(dir.value, cwd, dir.tilde, true);
+      this.tainted.push(r.lexical);
+      if (r.real !== null && r.real !== r.lexical) this.tainted.push(r.real);
     }
   }
 
@@ -236,18 +343,33 @@ export class Analyser {
     const v = this.state.vars.get(name);
     if (v !== undefined) return v === 'unset' ? undefined : v;
     if (!/^[A-Za-z_]/.test(name)) return undefined;
-    const env = this.ctx.env[name];
-    if (env !== undefined) return [env];
-    if (name === 'HOME') return [this.ctx.home];
+    // The shell keeps these two in step with `cd`, whatever the environment said.
     if (name === 'PWD') {
       const c = this.state.cwds;
       return c.length === 1 && c[0] !== null ? [c[0]!] : null;
     }
+    if (name === 'OLDPWD' && this.cdHappened) return null;
+    const env = this.ctx.env[name];
+    if (env !== undefined) return [env];
+    if (name === 'HOME') return [this.ctx.home];
     return undefined;
   };
 
   setVar(name: string, values: readonly string[] | null): void {
+    this.dangerous(name);
     writableVars(this.state).set(name, values);
+  }
+
+  /** Variables that make programs run or load code of their choosing, or change how words split. */
+  dangerous(name: string): void {
+    if (DANGEROUS.test(name)) {
+      this.uncertain(
+        `${name}=`,
+        'write',
+        'assign',
+        `setting ${name} changes what programs run or how the shell reads words`,
+      );
+    }
   }
 
   // ---------- words ----------
@@ -529,6 +651,7 @@ export class Analyser {
     // `X=/etc cat $X/passwd`: bash expands the *old* value of X in the arguments; judge both.
     const saved = new Map<string, VarValue | undefined>();
     for (const [n, v] of temp) {
+      this.dangerous(n);
       const old = this.lookup(n);
       saved.set(n, this.state.vars.get(n));
       const uses = node.words.some((w) => new RegExp(`\\$\\{?${n}\\b`).test(this.text(w, src)));
@@ -596,7 +719,32 @@ export class Analyser {
     return new CommandCx(this, name, args, depth);
   }
 
-  chdir(target: Field | null): void {
+  /** The directory a `cd` really lands in when the path goes through a link this command creates. */
+  private plannedCwd(real: string): string | null {
+    for (const t of this.tainted) if (isWithin(real, t)) return null;
+    for (const link of this.links) {
+      if (isWithin(real, link.path)) {
+        if (link.target === null) return null;
+        const r = this.resolve(link.target + real.slice(link.path.length), this.ctx.cwd, false, true);
+        return r.certain ? r.real : null;
+      }
+    }
+    return real;
+  }
+
+  chdir(target: Field | null, cdpath = false): void {
+    this.cdHappened = true;
+    // `cd name` searches $CDPATH first: where it lands is not known.
+    if (
+      cdpath &&
+      target &&
+      !/^(\/|\.\.?(\/|$))/.test(target.value) &&
+      !target.tilde &&
+      (this.lookup('CDPATH') ?? ['']).some((p) => p !== '')
+    ) {
+      this.state.cwds = [null];
+      return;
+    }
     if (target === null || target.uncertain !== undefined || target.glob >= 0 || target.value === '-') {
       this.state.cwds = [null];
       return;
@@ -612,7 +760,7 @@ export class Analyser {
       // `cd` is logical: `cd link/..` returns beside the link, where the kernel would not. Unknown then.
       if (!r.certain || r.real === null || (r.hops.length > 0 && /(^|\/)\.\.(\/|$)/.test(target.value)))
         next.push(null);
-      else next.push(r.real);
+      else next.push(this.plannedCwd(r.real));
     }
     this.state.cwds = union([], next);
   }
@@ -653,8 +801,8 @@ class CommandCx implements CommandContext {
   script(text: string, via: string, o?: { sameShell?: boolean; positional?: readonly Field[] }): void {
     this.a.nestedScript(text, this.depth + 1, via, !o?.sameShell, o?.positional);
   }
-  chdir(target: Field | null): void {
-    this.a.chdir(target);
+  chdir(target: Field | null, cdpath = false): void {
+    this.a.chdir(target, cdpath);
   }
   setVar(name: string, values: string[] | null): void {
     this.a.setVar(name, values);
@@ -664,6 +812,12 @@ class CommandCx implements CommandContext {
   }
   resolveDir(f: Field): string | null {
     return this.a.resolveDir(f);
+  }
+  plannedLink(link: Field, target: Field | null): void {
+    this.a.plannedLink(link, target);
+  }
+  taint(dir: Field): void {
+    this.a.taint(dir);
   }
   under(roots: readonly Field[], raw: string): Field {
     return { value: raw, raw, glob: -1, tilde: false, under: roots };

@@ -56,13 +56,17 @@ export interface CommandContext {
    */
   script(text: string, via: string, options?: { sameShell?: boolean; positional?: readonly Field[] }): void;
   /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
-  chdir(target: Field | null): void;
+  chdir(target: Field | null, cdpath?: boolean): void;
   /** Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown. */
   setVar(name: string, values: string[] | null): void;
   /** The real directory a field names, against the current cwd; `null` when not known for certain. */
   resolveDir(f: Field): string | null;
   /** Whether an operand names an existing file relative to the cwd (for unknown commands). */
   exists(f: Field): boolean;
+  /** `ln` creates `link` pointing at `target` (resolved like the link's target): later paths through it follow it. */
+  plannedLink(link: Field, target: Field | null): void;
+  /** The command fills `dir` with files and links it does not control (`tar -x`, `unzip`, `git clone`). */
+  taint(dir: Field): void;
   /** A field standing for every path under `roots` (find's `{}`): accesses become subtrees of the roots. */
   under(roots: readonly Field[], raw: string): Field;
   /** A field whose value comes from stdin (xargs): any access on it is uncertain. */

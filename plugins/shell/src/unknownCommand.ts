@@ -32,6 +32,11 @@ export function unknownCommand(args: readonly Field[], cx: CommandContext): void
       }
       continue;
     }
+    // An operand that reads like a script (`tool 'cat /etc/shadow'`) may be run as one.
+    if (/\s/.test(v) && /[/;|&>`$]/.test(v)) {
+      cx.uncertain(`an operand of ${cx.name} looks like a shell command`, 'write', f.raw);
+      continue;
+    }
     if (f.glob >= 0 || pathLike(v) || cx.exists(f)) cx.write(f);
   }
 }

@@ -139,7 +139,11 @@ const tar: CommandHandler = (cx) => {
     for (const m of p.operands) cx.read(under(m), { scope: 'subtree', tag: 'member' });
   } else if (extract && !toStdout) {
     // Members named on the command line are still only known to lie beneath the extraction directory.
-    cx.write(base ?? literal('.'), { scope: 'subtree', tag: 'extract' });
+    const into = base ?? literal('.');
+    cx.write(into, { scope: 'subtree', tag: 'extract' });
+    // `-P` keeps absolute names and `..`: members may land anywhere.
+    if (has(p, '-P', '--absolute-names')) cx.uncertain('tar -P extracts members to absolute paths');
+    cx.taint(into);
   }
 };
 
@@ -173,7 +177,9 @@ const unzip: CommandHandler = (cx) => {
   const [archive] = p.operands;
   if (archive) cx.read(archive, { tag: 'archive' });
   if (has(p, '-l', '-t', '-p', '-v', '-Z', '-c', '-z')) return;
-  cx.write(values(p, '-d')[0] ?? literal('.'), { scope: 'subtree', tag: 'extract' });
+  const into = values(p, '-d')[0] ?? literal('.');
+  cx.write(into, { scope: 'subtree', tag: 'extract' });
+  cx.taint(into);
 };
 
 export const archives: Record<string, CommandHandler> = { tar, zip, unzip, bsdtar: tar, gtar: tar };

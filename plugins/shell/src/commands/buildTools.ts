@@ -67,6 +67,9 @@ const git: CommandHandler = (cx) => {
     dir = c.value.startsWith('/') || c.tilde ? c : { ...c, value: `${dir.value}/${c.value}` };
   const [sub, ...rest] = p.operands;
   const name = sub?.value ?? 'help';
+  if (name === 'config' && rest.some((f) => f.uncertain !== undefined || GIT_RUNS.test(f.value))) {
+    cx.uncertain('git config sets a program git will run');
+  }
   const read =
     GIT_READ.has(name) ||
     (name === 'branch' && rest.every((f) => f.value.startsWith('-') && !/^-[dDmMcC]/.test(f.value))) ||
@@ -92,14 +95,14 @@ const git: CommandHandler = (cx) => {
     if (values(ops, '-u', '--upload-pack', '-c', '--config').length > 0)
       cx.uncertain('git clone runs a configured program');
     const target = ops.operands[1];
-    cx.write(
-      target
-        ? target.value.startsWith('/') || target.tilde
-          ? target
-          : { ...target, value: `${dir.value}/${target.value}` }
-        : dir,
-      { scope: 'subtree', tag: 'clone' },
-    );
+    const into = target
+      ? target.value.startsWith('/') || target.tilde
+        ? target
+        : { ...target, value: `${dir.value}/${target.value}` }
+      : dir;
+    cx.write(into, { scope: 'subtree', tag: 'clone' });
+    // A repository may hold symlinks pointing anywhere: what this line reaches inside it is not known.
+    cx.taint(into);
     return;
   }
   if (name === 'init') {

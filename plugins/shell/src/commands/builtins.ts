@@ -18,7 +18,7 @@ const cd: CommandHandler = (cx) => {
   }
   // The directory must be searchable: judge it as a read.
   cx.read(target, { tag: 'dir' });
-  cx.chdir(target);
+  cx.chdir(target, true);
 };
 
 const popd: CommandHandler = (cx) => cx.chdir(null);

@@ -137,6 +137,7 @@ const ln: CommandHandler = (cx) => {
           }))
         : [last];
   }
+  const planned: [Field, Field][] = [];
   targets.forEach((t, k) => {
     const link = links[k] ?? links[0]!;
     if (symbolic && !t.value.startsWith('/') && !t.tilde && t.uncertain === undefined) {
@@ -144,11 +145,18 @@ const ln: CommandHandler = (cx) => {
         targetDir || targets.length > 1
           ? link.value.slice(0, link.value.lastIndexOf('/'))
           : dirOf(link.value);
-      cx.read({ ...t, value: `${base}/${t.value}`, tilde: link.tilde, glob: -1 }, { tag: 'target' });
-    } else if (symbolic) cx.read(t, { tag: 'target' });
-    else cx.write(t, { tag: 'target' });
+      const at: Field = { ...t, value: `${base}/${t.value}`, tilde: link.tilde, glob: -1 };
+      cx.read(at, { tag: 'target' });
+      planned.push([link, at]);
+    } else {
+      if (symbolic) cx.read(t, { tag: 'target' });
+      else cx.write(t, { tag: 'target' });
+      planned.push([link, t]);
+    }
   });
   for (const l of links) cx.write(l, { followFinal: false, tag: 'link' });
+  // Later commands of this line that go through the new link reach its target.
+  for (const [link, target] of planned) cx.plannedLink(link, target);
 };
 
 /** `dd if=FILE of=FILE`: operands are `key=value`. */

@@ -211,6 +211,8 @@ const wget: CommandHandler = (cx) => {
 const ssh: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, { short: 'BbcDEeFIiJLlmOoPpQRSWw', posix: true });
   emitOptions(cx, p, { '-i': 'read', '-F': 'read', '-E': 'write', '-S': 'write' });
+  // Operands after the host are a command run there — and the host may be this machine.
+  if (p.operands.length > 1) cx.uncertain(`${cx.name} runs a command on a host that may be this one`);
   for (const o of values(p, '-o')) {
     if (
       /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|IdentityAgent)/i.test(o.value) ||

@@ -187,4 +187,5 @@ export const wrappers: Record<string, CommandHandler> = {
   chronic: wrapper({}),
   caffeinate: wrapper({}),
   '!': wrapper({}),
+  busybox: wrapper({}),
 };
