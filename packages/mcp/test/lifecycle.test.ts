@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -5,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createGuard, ToolgateError } from '@toolgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, serveStdio } from '../src/index.js';
-import { type Connected, connectThroughGateway } from './support/connect.js';
+import { type Connected, connectThroughGateway, textOf } from './support/connect.js';
 import { fsPolicy } from './support/fsPolicy.js';
 import { type TempWorkspace, tempWorkspace } from './support/workspace.js';
 
@@ -84,6 +86,32 @@ describe('gateway lifecycle', () => {
     expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'hello from greet' });
     // No priming tools/list was sent (it would have been rejected and reported).
     expect(c.errors).toEqual([]);
+  });
+
+  it('relays progress notifications and cancellation of relayed calls both ways', async () => {
+    const server = fileURLToPath(new URL('./fixtures/progressServer.mjs', import.meta.url));
+    c = await connectThroughGateway({
+      guard: createGuard({ plugins: [fsPolicy({ write: [t.ws] })] }),
+      ctx: t.ctx,
+      upstream: { command: process.execPath, args: [server] },
+    });
+    const progress: number[] = [];
+    const counted = await c.client.callTool({ name: 'count', arguments: {} }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+    });
+    expect(textOf(counted)).toBe('counted');
+    // (The SDK's client delivers the first progress of this burst only, directly as through the gateway.)
+    expect(progress[0]).toBe(1);
+    const marker = join(t.ws, 'cancelled.txt');
+    const controller = new AbortController();
+    const waiting = c.client.callTool({ name: 'wait', arguments: { marker } }, undefined, {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort('enough');
+    await expect(waiting).rejects.toThrow();
+    // The server saw notifications/cancelled for the relayed request.
+    expect(await waitFor(() => existsSync(marker))).toBe(true);
   });
 
   it('the client disconnecting terminates the child process', async () => {
