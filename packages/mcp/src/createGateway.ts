@@ -1,18 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type CallContext,
-  type Decision,
-  describeValue,
-  type Guard,
-  type ToolDescriptor,
-  ToolgateError,
-  validateContext,
-} from '@toolgate/core';
-import { type ClientIdentity, clientIdentity, supportsFormElicitation } from './clientIdentity.js';
+import { type Decision, type ToolDescriptor, ToolgateError, validateContext } from '@toolgate/core';
+import { clientIdentity, supportsFormElicitation } from './clientIdentity.js';
 import { denyResult, envelopeOf } from './denyResult.js';
-import type { ElicitationApprover } from './elicitationApprover.js';
 import { elicitationAnswer, elicitationParams } from './elicitationRequest.js';
+import { checkOptions, type Gateway, type GatewayOptions } from './gatewayOptions.js';
 import {
   errorResponse,
   INTERNAL_ERROR,
@@ -24,84 +16,7 @@ import {
   UPSTREAM_CLOSED,
 } from './jsonRpc.js';
 import { OwnRequests } from './ownRequests.js';
-import { type UpstreamOptions, upstreamFactory } from './upstream.js';
-
-export interface GatewayOptions {
-  guard: Guard;
-  /** The context every call of this connection is judged in. Give this or `ctxFor`. */
-  ctx?: CallContext;
-  /** Builds the context once the client has said who it is (`initialize`). */
-  ctxFor?: (client: ClientIdentity) => CallContext;
-  /** The real server: a child process over stdio, a Streamable-HTTP URL, or any MCP client transport. */
-  upstream: UpstreamOptions | Transport;
-  /** Ask the human through the client (`elicitation/create`) when the client supports it. */
-  elicitation?: ElicitationApprover;
-  /** How long the first `tools/call` waits for the gateway's own `tools/list` (tool classification). Default 10 s. */
-  primeTimeoutMs?: number;
-  /** Transport errors and malformed messages (default: one line on stderr). */
-  onError?: (error: Error) => void;
-}
-
-export interface Gateway {
-  /** Starts the upstream server, then serves `client` until either side closes. */
-  connect(client: Transport): Promise<void>;
-  /** Closes both sides; the child process is terminated. */
-  close(): Promise<void>;
-  /** Settles once the gateway has closed, for whichever reason. */
-  readonly closed: Promise<void>;
-  /** The context calls are judged in (known after `initialize` when `ctxFor` is used). */
-  readonly ctx: CallContext | undefined;
-  /** Who ended the session: the client, the upstream server (exit or crash), or `close()`. */
-  readonly closedBy: 'client' | 'upstream' | 'local' | undefined;
-}
-
-const OPTION_KEYS = new Set([
-  'guard',
-  'ctx',
-  'ctxFor',
-  'upstream',
-  'elicitation',
-  'primeTimeoutMs',
-  'onError',
-]);
-
-function invalid(field: string, value: unknown, expected: string): ToolgateError {
-  return new ToolgateError(
-    'TOOLGATE_ERR_INVALID_OPTIONS',
-    `createGateway: option ${field} must be ${expected}, got ${describeValue(value)}`,
-    { field },
-  );
-}
-
-function checkOptions(options: GatewayOptions): void {
-  if (options === null || typeof options !== 'object') throw invalid('(options)', options, 'an object');
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.has(key))
-      throw invalid(
-        key,
-        (options as unknown as Record<string, unknown>)[key],
-        `one of ${[...OPTION_KEYS].join(', ')} (unknown option)`,
-      );
-  const { guard, ctx, ctxFor } = options;
-  if (
-    guard === null ||
-    typeof guard !== 'object' ||
-    typeof guard.check !== 'function' ||
-    typeof guard.describeTools !== 'function'
-  )
-    throw invalid('guard', guard, 'a guard from createGuard()');
-  if ((ctx === undefined) === (ctxFor === undefined))
-    throw invalid('ctx/ctxFor', ctx ?? ctxFor, 'exactly one of ctx and ctxFor');
-  if (ctx !== undefined) validateContext(ctx);
-  if (ctxFor !== undefined && typeof ctxFor !== 'function') throw invalid('ctxFor', ctxFor, 'a function');
-  if (options.elicitation !== undefined && typeof options.elicitation?.bind !== 'function')
-    throw invalid('elicitation', options.elicitation, 'the plugin returned by elicitationApprover()');
-  if (
-    options.primeTimeoutMs !== undefined &&
-    !(typeof options.primeTimeoutMs === 'number' && options.primeTimeoutMs > 0)
-  )
-    throw invalid('primeTimeoutMs', options.primeTimeoutMs, 'a positive number');
-}
+import { upstreamFactory } from './upstream.js';
 
 /**
  * An MCP gateway: the client talks to it as if it were the server, and it relays every message to the real
@@ -411,3 +326,5 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   };
 }
+
+export type { Gateway, GatewayOptions } from './gatewayOptions.js';
