@@ -1,92 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import type { GuardPlugin } from '@toolgate/core';
-import {
-  createGateway,
-  elicitationApprover,
-  requireAbsolutePaths,
-  serveStdio,
-  type UpstreamOptions,
-} from '@toolgate/mcp';
 import type { Command } from 'commander';
-import { buildGuard } from '../buildGuard.js';
-import { UsageError } from '../exitCodes.js';
-import { APPROVAL_STRATEGIES, extraPlugins } from '../integrations/extraPlugins.js';
+import { APPROVAL_STRATEGIES } from '../integrations/approvalStrategies.js';
+import type { McpCommandOptions } from '../integrations/runMcp.js';
 
-export interface McpCommandOptions {
-  dialect: string;
-  policy: string;
-  audit?: string;
-  approvals?: string;
-  cwd?: string;
-  workspace?: string;
-  agent?: string;
-  url?: string;
-  relativePaths?: string;
-}
-
-function upstreamFrom(server: readonly string[], url: string | undefined): UpstreamOptions {
-  if (url !== undefined && server.length > 0)
-    throw new UsageError('give either --url or a server command after --, not both');
-  if (url !== undefined) return { url };
-  const [command, ...args] = server;
-  if (!command)
-    throw new UsageError('the MCP server to guard: toolgate mcp … -- <command> [args…] (or --url <url>)');
-  return { command, args };
-}
-
-/**
- * Runs the gateway on this process's stdio until the client or the server goes away. Exit code 0 when the
- * client ended the session, 1 when the server died under it.
- */
-export async function runMcp(server: readonly string[], options: McpCommandOptions): Promise<number> {
-  const relative = options.relativePaths ?? 'deny';
-  if (relative !== 'deny' && relative !== 'cwd')
-    throw new UsageError(`--relative-paths must be deny or cwd, got ${JSON.stringify(relative)}`);
-  const elicitation = elicitationApprover();
-  const extras = extraPlugins(options);
-  try {
-    return await serve(server, options, relative, elicitation, extras.plugins);
-  } finally {
-    extras.close();
-  }
-}
-
-async function serve(
-  server: readonly string[],
-  options: McpCommandOptions,
-  relative: 'deny' | 'cwd',
-  elicitation: ReturnType<typeof elicitationApprover>,
-  extras: GuardPlugin[],
-): Promise<number> {
-  const { guard, ctx } = buildGuard({
-    dialect: options.dialect,
-    policy: options.policy,
-    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-    ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
-    ...(options.agent !== undefined ? { agent: options.agent } : {}),
-    // Elicitation first (the human behind the client), then the configured strategy for clients without it.
-    // Relative paths are judged against --cwd, but a server resolves them its own way (the filesystem server:
-    // against its first root): denied unless the user vouches that the server uses --cwd too.
-    plugins: [elicitation, ...extras, ...(relative === 'deny' ? [requireAbsolutePaths()] : [])],
-  });
-  // The child runs in the directory relative paths are judged against.
-  const spawned = upstreamFrom(server, options.url);
-  const upstream = 'command' in spawned ? { ...spawned, cwd: ctx.cwd } : spawned;
-  // Validated here so a bad flag is a usage error before anything is spawned.
-  createGateway({ guard, ctx, upstream, onError: () => {} });
-  const gateway = await serveStdio({
-    guard,
-    elicitation,
-    upstream,
-    ctxFor: (client) => ({
-      ...ctx,
-      sessionId: randomUUID(),
-      agentId: options.agent ?? client.name ?? 'mcp-client',
-    }),
-  });
-  return gateway.closedBy === 'upstream' ? 1 : 0;
-}
-
+// Registration only: the gateway, the MCP SDK and the plugins load when the command runs, so other commands
+// (and every `toolgate hook` call an assistant makes) do not pay for them at startup.
 export function registerMcp(program: Command): void {
   program
     .command('mcp')
@@ -115,6 +32,7 @@ export function registerMcp(program: Command): void {
     )
     .argument('[server...]', 'the server command and its arguments, after --')
     .action(async (server: string[], options: McpCommandOptions) => {
+      const { runMcp } = await import('../integrations/runMcp.js');
       process.exitCode = await runMcp(server, options);
     });
 }

@@ -1,16 +1,13 @@
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
-import { approvals, autoAllow, autoDeny, tty } from '@toolgate/approvals';
-import { auditLog } from '@toolgate/audit-log';
 import type { GuardPlugin } from '@toolgate/core';
 import { UsageError } from '../exitCodes.js';
-
-export const APPROVAL_STRATEGIES = ['auto-deny', 'auto-allow', 'tty'] as const;
-export type ApprovalStrategyName = (typeof APPROVAL_STRATEGIES)[number];
+import { APPROVAL_STRATEGIES } from './approvalStrategies.js';
 
 export interface ExtraPluginOptions {
   /** Audit trail file (every decision). */
   audit?: string;
+  /** Absent: no approvals plugin (the host settles prompts itself, as Claude Code's `ask` does). */
   approvals?: string;
 }
 
@@ -35,21 +32,27 @@ export interface ExtraPlugins {
   close(): void;
 }
 
-/** Audit-log and approvals plugins from the integration commands' flags (`--audit`, `--approvals`). */
-export function extraPlugins(options: ExtraPluginOptions): ExtraPlugins {
+/**
+ * Audit-log and approvals plugins from the integration commands' flags (`--audit`, `--approvals`). Each is
+ * imported only when asked for: a hook runs before every tool call, and loading costs time there.
+ */
+export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPlugins> {
   const plugins: GuardPlugin[] = [];
   let terminal: ReturnType<typeof controllingTerminal> | undefined;
   if (options.audit !== undefined) {
     if (options.audit.trim() === '') throw new UsageError('--audit must name a file');
+    const { auditLog } = await import('@toolgate/audit-log');
     plugins.push(auditLog({ file: options.audit, level: 'all' }));
   }
-  const name = options.approvals ?? 'auto-deny';
+  const name = options.approvals;
+  if (name === undefined) return { plugins, close() {} };
   if (!(APPROVAL_STRATEGIES as readonly string[]).includes(name)) {
     throw new UsageError(
       `--approvals must be one of ${APPROVAL_STRATEGIES.join(', ')}, got ${JSON.stringify(name)}`,
     );
   }
   if (name === 'tty') terminal = controllingTerminal();
+  const { approvals, autoAllow, autoDeny, tty } = await import('@toolgate/approvals');
   const strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
   plugins.push(approvals({ strategy }));
   return {
