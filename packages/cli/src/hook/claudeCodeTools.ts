@@ -37,6 +37,8 @@ export function mapClaudeCodeTool(toolName: string, input: Record<string, unknow
   switch (toolName) {
     case 'Read':
       return { call: { tool: 'read_file', args: { path: str(input, 'file_path') } } };
+    case 'NotebookRead':
+      return { call: { tool: 'read_file', args: { path: str(input, 'notebook_path') } } };
     case 'Write':
       return { call: { tool: 'write_file', args: { path: str(input, 'file_path') } } };
     case 'Edit':
