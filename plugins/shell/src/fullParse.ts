@@ -10,23 +10,24 @@ const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
  * AST to ours. Words are kept as offsets into the original text: bash-parser's own `text` has quotes
  * removed, which loses whether `*` or `$X` was quoted.
  */
-export function fullParse(lexed: Lexed, src: string): Node {
-  if (lexed.tokens.length === 0 || lexed.masked.trim() === '') return { t: 'seq', items: [] };
+export function fullParse(lexed: Lexed, src: string, from = 0, to = src.length): Node {
+  const text = from === 0 && to === src.length ? lexed.masked : lexed.masked.slice(from, to);
+  if (lexed.tokens.length === 0 || text.trim() === '') return { t: 'seq', items: [] };
   let ast: BpNode;
   try {
-    ast = parse(lexed.masked, { insertLOC: true });
+    ast = parse(text, { insertLOC: true });
   } catch (err) {
     throw new ShellParseError(`bash-parser: ${(err as Error).message.split('\n')[0]}`);
   }
 
   const word = (w: BpNode | undefined): WordRef => {
     if (!w?.loc) throw new ShellParseError('bash-parser returned a word without a location');
-    return { s: w.loc.start.char, e: w.loc.end.char + 1 };
+    return { s: from + w.loc.start.char, e: from + w.loc.end.char + 1 };
   };
 
   const redirect = (r: BpNode): Redirect => {
     const opNode = r.op as BpNode;
-    const at = opNode.loc?.start.char ?? -1;
+    const at = opNode.loc ? from + opNode.loc.start.char : -1;
     let op = opNode.text ?? '';
     let kind: RedirectKind = 'file';
     if (lexed.heredocAt.has(at)) {
@@ -52,14 +53,14 @@ export function fullParse(lexed: Lexed, src: string): Node {
 
   const stmt = (n: BpNode): Node => {
     let node = inner(n);
-    if (n.bang || (n.loc && lexed.bangAt.has(n.loc.start.char))) node = { t: 'not', node };
+    if (n.bang || (n.loc && lexed.bangAt.has(from + n.loc.start.char))) node = { t: 'not', node };
     return n.async ? { t: 'bg', node } : node;
   };
 
   const inner = (n: BpNode): Node => {
     switch (n.type) {
       case 'Command': {
-        const start = n.name?.loc?.start.char;
+        const start = n.name?.loc ? from + n.name.loc.start.char : undefined;
         if (start !== undefined && lexed.arithAt.has(start)) {
           return { t: 'arith', text: { s: start, e: lexed.arithAt.get(start)! } };
         }

@@ -3,7 +3,7 @@ import { ShellParseError } from './parseError.js';
 import { skipAnsi, skipBacktick, skipBrace, skipParen, skipSingle } from './scanNested.js';
 
 export type Tok =
-  | { k: 'w'; s: number; e: number }
+  | { k: 'w'; s: number; e: number; rw?: true }
   | { k: 'op'; v: string; s: number }
   | { k: 'r'; op: string; fd?: number; s: number; kind: 'file' | 'dup' | 'heredoc' | 'herestring' }
   | { k: 'arith'; s: number; e: number };
@@ -350,7 +350,7 @@ export function lex(src: string): Lexed {
     }
     bangStart = cmdPos && text === '!' ? i : -1;
     introEnd = cmdPos && INTRO.has(text) ? e : -1;
-    tokens.push({ k: 'w', s: i, e });
+    tokens.push(cmdPos && RESERVED.has(text) ? { k: 'w', s: i, e, rw: true } : { k: 'w', s: i, e });
     if (cmdPos && !ASSIGN.test(text) && !INTRO.has(text)) cmdPos = false;
     i = e;
   }

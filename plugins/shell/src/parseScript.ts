@@ -1,8 +1,9 @@
-import type { Script } from './ast.js';
+import type { Node, Script } from './ast.js';
 import { fastParse } from './fastParse.js';
 import { fullParse } from './fullParse.js';
-import { lex } from './lex.js';
+import { type Lexed, lex } from './lex.js';
 import { Lru } from './lru.js';
+import { type Chunk, splitTopLevel } from './splitTopLevel.js';
 
 export type ParseMode = 'auto' | 'fast' | 'full';
 
@@ -20,8 +21,44 @@ export function parseScript(src: string, mode: ParseMode = 'auto'): Script {
   }
   const lexed = lex(src);
   const fast = mode === 'fast' || (mode === 'auto' && !lexed.complex);
-  const root = fast ? fastParse(src, lexed.tokens) : fullParse(lexed, src);
+  let root: Node;
+  if (fast) root = fastParse(src, lexed.tokens);
+  else if (mode === 'full') root = fullParse(lexed, src);
+  else {
+    // One bash-parser call (its per-call cost is high) over the text with the simple parts blanked out;
+    // each top-level part yields one list item, so the items interleave back by position.
+    const chunks = splitTopLevel(lexed.tokens, src);
+    root = splitParse(lexed, src, chunks) ?? fullParse(lexed, src);
+  }
   const script: Script = { src, root, heredocs: lexed.heredocs, fast };
   if (mode === 'auto') cache.set(src, script);
   return script;
+}
+
+function splitParse(lexed: Lexed, src: string, chunks: Chunk[]): Node | undefined {
+  const complex = chunks.filter((c) => c.complex);
+  if (complex.length === chunks.length) return undefined;
+  const parts: string[] = [];
+  let at = 0;
+  for (const c of chunks) {
+    if (c.complex) continue;
+    parts.push(lexed.masked.slice(at, c.s), lexed.masked.slice(c.s, c.e).replace(/[^\n]/g, ' '));
+    at = c.e;
+  }
+  parts.push(lexed.masked.slice(at));
+  const whole = fullParse({ ...lexed, masked: parts.join('') }, src);
+  const parsed = whole.t === 'seq' ? whole.items : [whole];
+  if (parsed.length !== complex.length) return undefined;
+  const items: Node[] = [];
+  let k = 0;
+  for (const c of chunks) {
+    if (c.complex) {
+      items.push(parsed[k++]!);
+      continue;
+    }
+    const node = fastParse(src, lexed.tokens.slice(c.from, c.to));
+    if (node.t === 'seq') items.push(...node.items);
+    else items.push(node);
+  }
+  return items.length === 1 ? items[0]! : { t: 'seq', items };
 }

@@ -21,6 +21,15 @@ function isFast(cmd: string): boolean {
   }
 }
 
+function fullParses(cmd: string): boolean {
+  try {
+    parseScript(cmd, 'full');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const dir = join(import.meta.dirname, 'fixtures');
 const commands = readdirSync(dir)
   .filter((f) => f.endsWith('.jsonl'))
@@ -37,6 +46,15 @@ describe('fast path = bash-parser', () => {
     // Most of the corpus is simple commands: the comparison must cover a real share of it.
     expect(fast.length).toBeGreaterThan(400);
     for (const cmd of fast) expect(key(cmd, 'auto'), cmd).toEqual(key(cmd, 'full'));
+  });
+
+  it('agrees on compound scripts split into fast and bash-parser parts', () => {
+    // Scripts bash-parser parses whole: the split parse (`auto`) must mean the same.
+    const compound = commands.filter((cmd) => !isFast(cmd) && fullParses(cmd));
+    expect(compound.length).toBeGreaterThan(60);
+    for (const cmd of compound) expect(key(cmd, 'auto'), cmd).toEqual(key(cmd, 'full'));
+    const script = compound.slice(0, 40).join('\n');
+    expect(key(script, 'auto')).toEqual(key(script, 'full'));
   });
 
   it('agrees on random simple commands', () => {
@@ -104,5 +122,47 @@ describe('fast path = bash-parser', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('agrees on random compound scripts (where bash-parser parses them whole)', () => {
+    const simple = fc
+      .tuple(
+        fc.constantFrom('cat', 'rm -r', 'cd', 'cp', 'echo', 'ln -s'),
+        fc.array(fc.constantFrom('/a', 'b', '"$v"', '/c/*', '~/d', 'e f'), { maxLength: 3 }),
+        fc.constantFrom('', ' > /o', ' < /i', ' 2>&1'),
+      )
+      .map(([n, ws, r]) => `${n} ${ws.join(' ')}${r}`);
+    const sep = fc.constantFrom('; ', '\n', ' && ', ' || ', ' | ', ' & ');
+    const compound: fc.Arbitrary<string> = fc.letrec((tie) => ({
+      cmd: fc.oneof(
+        { weight: 4, arbitrary: simple },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(tie('list'), tie('list')).map(([a, b]) => `if ${a}; then ${b}; fi`),
+        },
+        { weight: 1, arbitrary: tie('list').map((l) => `for v in /x /y; do ${l}; done`) },
+        { weight: 1, arbitrary: tie('list').map((l) => `while cat /w; do ${l}; done`) },
+        { weight: 1, arbitrary: tie('list').map((l) => `( ${l} )`) },
+        { weight: 1, arbitrary: tie('list').map((l) => `{ ${l}; }`) },
+        { weight: 1, arbitrary: tie('list').map((l) => `case $v in a) ${l};; *) rm /z;; esac`) },
+        { weight: 1, arbitrary: tie('list').map((l) => `g() { ${l}; }`) },
+      ),
+      list: fc
+        .tuple(
+          tie('cmd') as fc.Arbitrary<string>,
+          fc.array(fc.tuple(sep, tie('cmd') as fc.Arbitrary<string>), { maxLength: 3 }),
+        )
+        .map(([c, rest]) => c + rest.map(([x, y]) => x + y).join('')),
+    })).list as fc.Arbitrary<string>;
+    let compared = 0;
+    fc.assert(
+      fc.property(compound, (cmd) => {
+        if (!fullParses(cmd)) return;
+        compared++;
+        expect(key(cmd, 'auto')).toEqual(key(cmd, 'full'));
+      }),
+      { numRuns: 300 },
+    );
+    expect(compared).toBeGreaterThan(100);
   });
 });

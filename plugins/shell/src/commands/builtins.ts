@@ -95,7 +95,11 @@ export const builtins: Record<string, CommandHandler> = {
     if (write && p.operands.length === 0) cx.uncertain('history writes the history file');
   },
   fc: (cx) => cx.uncertain('fc re-runs commands from history'),
-  hash: noPaths,
+  hash: (cx) => {
+    // `hash -p FILE NAME` makes NAME run FILE.
+    if (cx.args.some((f) => f.value.startsWith('-') && f.value.includes('p')))
+      cx.uncertain('hash -p rebinds a command name to another program');
+  },
   enable: (cx) => {
     if (cx.args.some((f) => f.value === '-f')) cx.uncertain('enable -f loads a shared object');
   },
@@ -171,16 +175,14 @@ for (const name of [
   'dig',
   'nslookup',
   'arch',
-  'env_parallel',
+
   'pgrep',
   'lsof',
   'df',
   'sync',
   'stty',
   'getconf',
-  'md5',
   'false',
-  'test_true',
 ]) {
   builtins[name] ??= noPaths;
 }

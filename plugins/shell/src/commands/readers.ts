@@ -287,8 +287,8 @@ export const readers: Record<string, CommandHandler> = {
     }
   },
   shasum: simple({ short: 'a', long: ['algorithm'] }),
+  md5: simple({ short: 's' }),
   look: simple({ short: 't', skip: 1 }),
-  sha: simple({}),
 };
 readers['['] = readers.test!;
 readers['[['] = readers.test!;
