@@ -121,7 +121,8 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
       continue;
     }
     // A file in the middle of a path: the kernel answers ENOTDIR, nothing beneath it exists.
-    if (!isDir && pending.some((p) => p !== '' && p !== '.')) {
+    // Anything after it, even `.` or a trailing slash, makes the kernel answer ENOTDIR.
+    if (!isDir && pending.length > 0) {
       missingAt = out.length + 1;
       passedMissing = true;
     }
@@ -141,7 +142,8 @@ function resolveNewFile(full: string, lexical: string): Walk | undefined {
   }
   // It exists as a (dangling) link: the walk follows it to where its target would be created.
   try {
-    if (lstatSync(full, { throwIfNoEntry: false }) !== undefined) return undefined;
+    // lstat the lexical form: `link/.` must find the link itself, not look through it.
+    if (lstatSync(lexical, { throwIfNoEntry: false }) !== undefined) return undefined;
   } catch {
     return undefined; // ENOTDIR: `dir` is a file; the walk reports the path as missing
   }

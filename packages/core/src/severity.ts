@@ -54,6 +54,62 @@ export const DEFAULT_SEVERITY_RULES: readonly SeverityRule[] = Object.freeze([
   ...CREDENTIAL_FILES.map((basename) => ({ severity: 'high' as const, basename })),
 ]);
 
+interface CompiledSeverity {
+  under: Array<[root: string, level: number]>;
+  component: Map<string, number>;
+  basename: Map<string, number>;
+}
+
+const LEVELS: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
+// Compiled once per rule list (and per operation): one map lookup per path component instead of a scan of
+// every rule, on the path of every audited or notified decision.
+const compiledCache = new WeakMap<readonly SeverityRule[], Record<Op, CompiledSeverity>>();
+
+function compileFor(rules: readonly SeverityRule[], op: Op): CompiledSeverity {
+  const out: CompiledSeverity = { under: [], component: new Map(), basename: new Map() };
+  for (const rule of rules) {
+    if (rule.op !== undefined && rule.op !== op) continue;
+    const level = SEVERITY_ORDER[rule.severity];
+    if (rule.under !== undefined)
+      out.under.push([rule.under.length > 1 ? rule.under.replace(/\/+$/, '') : rule.under, level]);
+    if (rule.component !== undefined)
+      out.component.set(rule.component, Math.max(level, out.component.get(rule.component) ?? 0));
+    if (rule.basename !== undefined)
+      out.basename.set(rule.basename, Math.max(level, out.basename.get(rule.basename) ?? 0));
+  }
+  return out;
+}
+
+function compiled(rules: readonly SeverityRule[], op: Op): CompiledSeverity {
+  let entry = compiledCache.get(rules);
+  if (!entry) {
+    entry = { read: compileFor(rules, 'read'), write: compileFor(rules, 'write') };
+    compiledCache.set(rules, entry);
+  }
+  return entry[op];
+}
+
+function levelOf(path: string, table: CompiledSeverity, floor: number): number {
+  let best = floor;
+  for (const [root, level] of table.under) if (level > best && isWithin(path, root)) best = level;
+  if (table.component.size > 0 || table.basename.size > 0) {
+    let start = 1;
+    while (start <= path.length) {
+      let end = path.indexOf('/', start);
+      if (end === -1) end = path.length;
+      const part = path.slice(start, end);
+      const c = table.component.get(part);
+      if (c !== undefined && c > best) best = c;
+      if (end === path.length) {
+        const b = table.basename.get(part);
+        if (b !== undefined && b > best) best = b;
+      }
+      start = end + 1;
+    }
+  }
+  return best;
+}
+
 /** Severity of one access: the highest matching rule, else medium for writes and low for reads. */
 export function accessSeverity(
   access: Pick<Access, 'op' | 'path' | 'realPath'>,
@@ -61,23 +117,10 @@ export function accessSeverity(
 ): Severity {
   // `/` itself is critical: a write to or a subtree over the root touches everything.
   if (access.path === '/' || access.realPath === '/') return 'critical';
-  let best: Severity = access.op === 'write' ? 'medium' : 'low';
-  for (const candidate of access.realPath && access.realPath !== access.path
-    ? [access.path, access.realPath]
-    : [access.path]) {
-    const parts = candidate.split('/');
-    const base = parts[parts.length - 1] ?? '';
-    for (const rule of rules) {
-      if (rule.op !== undefined && rule.op !== access.op) continue;
-      if (SEVERITY_ORDER[rule.severity] <= SEVERITY_ORDER[best]) continue;
-      const hit =
-        (rule.under !== undefined && isWithin(candidate, rule.under)) ||
-        (rule.component !== undefined && parts.includes(rule.component)) ||
-        (rule.basename !== undefined && base === rule.basename);
-      if (hit) best = rule.severity;
-    }
-  }
-  return best;
+  const table = compiled(rules, access.op);
+  let best = levelOf(access.path, table, access.op === 'write' ? 1 : 0);
+  if (access.realPath && access.realPath !== access.path) best = levelOf(access.realPath, table, best);
+  return LEVELS[best]!;
 }
 
 /** Severity of a decision: the highest of the accesses its findings name (or of all its accesses). */

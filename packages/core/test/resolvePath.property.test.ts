@@ -65,7 +65,7 @@ describe('resolvePath properties over random trees of directories and symlinks',
           }
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   });
 
@@ -75,7 +75,7 @@ describe('resolvePath properties over random trees of directories and symlinks',
         const root = buildTree(links);
         const ctx = { cwd: root, workspace: root, home: root, env: {} };
         const once = resolvePath(p, ctx);
-        fc.pre(once.certain);
+        if (!once.certain) return; // not fc.pre: loops are common in these trees and would exhaust its budget
         const twice = resolvePath(once.real!, ctx);
         expect(twice.real).toBe(once.real);
       }),

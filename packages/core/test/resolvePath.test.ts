@@ -155,6 +155,16 @@ describe('resolvePath: symlinks with kernel semantics', () => {
     expect(r.real).toBe(join(ws, 'file.txt', 'x'));
   });
 
+  it('bug: `dangling/.` resolved to the link itself instead of where its target would be created', () => {
+    const r = resolvePath('dangling/.', ctx());
+    expect(r.real).toBe(join(root, 'nowhere', 'target'));
+  });
+
+  it('bug: `file/.` was reported as existing (the kernel answers ENOTDIR)', () => {
+    expect(resolvePath('file.txt/.', ctx()).exists).toBe(false);
+    expect(resolvePath('file.txt/', ctx()).exists).toBe(false);
+  });
+
   it('never caches across calls: a link created between two calls is seen by the second', () => {
     const before = resolvePath('late/passwd', ctx());
     expect(before.real).toBe(join(ws, 'late', 'passwd'));
