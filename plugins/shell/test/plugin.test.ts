@@ -123,4 +123,79 @@ describe('shell plugin in a guard', () => {
     const d = await guard().check({ tool: 'read_file', args: { path: 'x' } }, ctx, { resolvePrompts: false });
     expect(d.accesses).toEqual([]);
   });
+
+  it('globs and recursive operations through a link are judged where the link leads', async () => {
+    expect((await check('cat escape/*')).action).toBe('deny');
+    // find does not follow a symlink given as a start point (it deletes the link); with a slash it does.
+    expect((await check('find escape -delete')).action).toBe('allow');
+    expect((await check('find escape/ -delete')).action).toBe('deny');
+    // grep -r does not follow links met on the way down; grep -R does, to places nobody can list in advance.
+    expect((await check('grep -r key .')).action).toBe('allow');
+    expect((await check('grep -R key .')).action).toBe('deny');
+    expect((await check('find -L . -name key')).action).toBe('deny');
+    expect((await check('cat sub/*.txt')).action).toBe('allow');
+  });
+
+  it('a logical cd through a link and .. is uncertain (bash and the kernel disagree)', async () => {
+    const d = await check('cd escape/.. && cat notes.txt');
+    expect(d.action).toBe('deny');
+    expect(d.accesses.some((a) => !a.certain && /unknown directory/.test(a.reason ?? ''))).toBe(true);
+  });
+
+  it('an unknown command writes operands that name existing files, not plain words', async () => {
+    const g = createGuard({ plugins: [shell(), denyUnder([join(ws, 'notes.txt')])] });
+    const c = (command: string) =>
+      g.check({ tool: 'shell_exec', args: { command } }, ctx, { resolvePrompts: false });
+    const hit = await c('frob notes.txt');
+    expect(hit.action).toBe('deny');
+    expect(hit.accesses[0]).toMatchObject({ op: 'write', origin: 'shell:frob:argv' });
+    const miss = await c('frob hello');
+    expect(miss.accesses).toEqual([]);
+  });
+
+  it('a link the same line creates is followed to its target', async () => {
+    expect((await check(`ln -s ${secret} mine && cat mine/key`)).action).toBe('deny');
+    expect((await check('ln -s sub mine && cat mine/x')).action).toBe('allow');
+  });
+
+  it('uncertain accesses are prompted when the guard says so, never allowed', async () => {
+    const g = createGuard({ plugins: [shell(), denyUnder([secret])], uncertain: 'prompt' });
+    const d = await g.check({ tool: 'shell_exec', args: { command: 'cat $(cat list)' } }, ctx, {
+      resolvePrompts: false,
+    });
+    expect(d.action).toBe('prompt');
+  });
+
+  it('nested code past maxDepth is uncertain', async () => {
+    const g = createGuard({ plugins: [shell({ maxDepth: 1 }), denyUnder([secret])] });
+    const c = (command: string) =>
+      g.check({ tool: 'shell_exec', args: { command } }, ctx, { resolvePrompts: false });
+    expect((await c(`bash -c 'cat notes.txt'`)).action).toBe('allow');
+    expect((await c(`bash -c "bash -c 'cat notes.txt'"`)).action).toBe('deny');
+  });
+
+  it('an unusable cwd argument makes relative paths uncertain', async () => {
+    const d = await check('cat notes.txt', { cwd: 42 });
+    expect(d.action).toBe('deny');
+    expect(d.accesses.every((a) => !a.certain)).toBe(true);
+    const abs = await check('cat /etc/hostname', { working_directory: 'sub' });
+    expect(abs.accesses[0]).toMatchObject({ origin: 'shell:args.working_directory', path: join(ws, 'sub') });
+  });
+
+  it('maps other tool names and arguments', async () => {
+    const g = createGuard({
+      plugins: [
+        shell({ tools: { exec: { commandArg: 'cmd', cwdArg: 'dir' }, bash: false } }),
+        denyUnder([secret]),
+      ],
+    });
+    const d = await g.check({ tool: 'exec', args: { cmd: 'cat key', dir: secret } }, ctx, {
+      resolvePrompts: false,
+    });
+    expect(d.action).toBe('deny');
+    const off = await g.check({ tool: 'bash', args: { command: 'cat escape/key' } }, ctx, {
+      resolvePrompts: false,
+    });
+    expect(off.accesses).toEqual([]);
+  });
 });

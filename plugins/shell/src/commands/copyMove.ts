@@ -1,7 +1,7 @@
 import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from '../argv.js';
 import type { Field } from '../expandWord.js';
 import type { CommandContext, CommandHandler } from '../extractTypes.js';
-import { emitOptions, literal } from './spec.js';
+import { emitOptions, followsLinks, literal } from './spec.js';
 
 const TARGET = ['-t', '--target-directory'];
 
@@ -56,6 +56,7 @@ const cp: CommandHandler = (cx) => {
   for (const s of sources) cx.read(s, { scope });
   if (dest) cx.write(dest, { scope });
   else if (sources.length > 0) cx.uncertain('cp without a destination', 'write');
+  if (recursive && has(p, '-L', '--dereference')) followsLinks(cx, 'read');
 };
 
 const mv: CommandHandler = (cx) => {
@@ -196,6 +197,7 @@ function remoteCopy(
     const recursive = has(p, ...recursiveFlags);
     const scope = recursive ? ('subtree' as const) : ('path' as const);
     const removeSources = has(p, '--remove-source-files');
+    if (recursive && has(p, '-L', '--copy-links', '--copy-unsafe-links')) followsLinks(cx, 'read');
     const ops = p.operands;
     const dest = ops.length >= 2 ? ops[ops.length - 1] : undefined;
     const sources = dest ? ops.slice(0, -1) : ops;

@@ -1,7 +1,7 @@
 import { parseArgs, values } from '../argv.js';
 import type { Field } from '../expandWord.js';
 import type { CommandHandler } from '../extractTypes.js';
-import { literal } from './spec.js';
+import { followsLinks, literal } from './spec.js';
 
 const FIND_ARG = new Set([
   '-name',
@@ -51,7 +51,12 @@ const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const find: CommandHandler = (cx) => {
   const args = cx.args;
   let k = 0;
-  while (k < args.length && /^-[HLP]$|^-O\d$|^-D$/.test(args[k]!.value)) k += args[k]!.value === '-D' ? 2 : 1;
+  let follow = false;
+  while (k < args.length && /^-[HLP]$|^-O\d$|^-D$/.test(args[k]!.value)) {
+    if (args[k]!.value === '-L') follow = true;
+    if (args[k]!.value === '-P') follow = false;
+    k += args[k]!.value === '-D' ? 2 : 1;
+  }
   const starts: Field[] = [];
   while (k < args.length) {
     const v = args[k]!.value;
@@ -64,7 +69,10 @@ const find: CommandHandler = (cx) => {
     k++;
   }
   if (starts.length === 0) starts.push(literal('.'));
-  for (const s of starts) cx.read(s, { scope: 'subtree' });
+  // Without -H/-L, find does not follow a start point that is a symlink: it lists the link.
+  const followStarts = follow || args.slice(0, k).some((f) => f.value === '-H');
+  for (const s of starts) cx.read(s, { scope: 'subtree', followFinal: followStarts });
+  if (follow || args.some((f) => f.value === '-follow')) followsLinks(cx, 'read');
   for (; k < args.length; k++) {
     const f = args[k]!;
     const v = f.value;

@@ -117,6 +117,7 @@ export const readers: Record<string, CommandHandler> = {
     ],
     subtree: true,
     defaultOperand: '.',
+    followsLinks: ['-L', '--dereference'],
     pathOpts: { '-X': 'read', '--exclude-from': 'read', '--files0-from': 'read' },
   }),
   tree: simple({
@@ -181,6 +182,7 @@ export const readers: Record<string, CommandHandler> = {
     recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
     defaultOperand: '.',
     defaultOnlyRecursive: true,
+    followsLinks: ['-R', '--dereference-recursive'],
     pathOpts: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
   }),
   rg: simple({
@@ -222,6 +224,7 @@ export const readers: Record<string, CommandHandler> = {
     skipUnless: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
     subtree: true,
     defaultOperand: '.',
+    followsLinks: ['-L', '--follow'],
     pathOpts: { '-f': 'read', '--file': 'read', '--ignore-file': 'read' },
   }),
   ag: simple({

@@ -22,6 +22,8 @@ export interface SimpleSpec extends ArgSpec {
   defaultOperand?: string;
   /** …but only when recursive (`grep -r x` searches `.`, `grep x` reads stdin). */
   defaultOnlyRecursive?: boolean;
+  /** Options that make a recursive walk follow every symlink beneath the operands (`grep -R`, `du -L`). */
+  followsLinks?: readonly string[];
   /** Options that turn operands into writes (`sed -i`, `sort -o` is a pathOpt instead). */
   writeWith?: readonly string[];
 }
@@ -66,7 +68,13 @@ export function simple(spec: SimpleSpec): CommandHandler {
     let role = spec.operands ?? 'read';
     if (spec.writeWith && has(p, ...spec.writeWith)) role = 'write';
     for (const f of operands) emitRole(cx, f, role, recursive ? { scope: 'subtree' } : {});
+    if (recursive && spec.followsLinks && has(p, ...spec.followsLinks)) followsLinks(cx, role);
   };
+}
+
+/** A recursive walk that follows symlinks beneath its roots reaches places no one can list in advance. */
+export function followsLinks(cx: CommandContext, role: Role): void {
+  cx.uncertain(`${cx.name} follows every symlink beneath its operands`, role === 'read' ? 'read' : 'write');
 }
 
 /** Handler for commands that touch no paths at all (echo, true, sleep…). */
