@@ -113,6 +113,8 @@ export class Analyser {
   private readonly links: { path: string; target: string | null }[] = [];
   private readonly tainted: string[] = [];
   private cdHappened = false;
+  /** Set while analysing a command run as another user or with an emptied environment. */
+  private envMode: 'other-user' | 'clean' | undefined;
   private readonly memo = new Map<string, ResolvedPath>();
   private state: ShellState;
   readonly maxDepth: number;
@@ -179,6 +181,19 @@ export class Analyser {
     }
     let value = f.value;
     let tilde = f.tilde;
+    // `~` of a command run as another user (sudo bash -c 'cat ~/x') is that user's home.
+    if (tilde && this.envMode !== undefined && /^~(\/|$)/.test(value)) {
+      this.push(
+        uncertainAccess(
+          f.raw,
+          op,
+          full,
+          '~ is the home of another user or environment here',
+          o.scope ?? 'path',
+        ),
+      );
+      return;
+    }
     // `~+` and `~-` are the shell's current and previous directories, which a `cd` here has changed.
     if (tilde && this.cdHappened && /^~[+-](\/|$)/.test(value)) {
       if (value[1] === '-') {
@@ -349,6 +364,9 @@ export class Analyser {
       return c.length === 1 && c[0] !== null ? [c[0]!] : null;
     }
     if (name === 'OLDPWD' && this.cdHappened) return null;
+    if (this.envMode === 'other-user' && (name === 'HOME' || name === 'USER' || name === 'LOGNAME'))
+      return null;
+    if (this.envMode === 'clean') return undefined;
     const env = this.ctx.env[name];
     if (env !== undefined) return [env];
     if (name === 'HOME') return [this.ctx.home];
@@ -675,6 +693,30 @@ export class Analyser {
     this.exec(fields, depth);
   }
 
+  /**
+   * Runs argv in a changed environment: as another user (`sudo`, `su`: `~` and `$HOME` inside nested code are
+   * that user's) or with an emptied one (`env -i`: variables are unset there).
+   */
+  execWith(argv: readonly Field[], depth: number, env?: 'other-user' | 'clean'): void {
+    if (env === undefined) {
+      this.exec(argv, depth);
+      return;
+    }
+    const saved = this.envMode;
+    // The words were expanded by this shell, with its own `~`, before the other user's program starts.
+    const own = argv.map((f) =>
+      f.tilde && /^~(\/|$)/.test(f.value) && this.envMode === undefined
+        ? { ...f, value: expandPath(f.value, this.ctx, { vars: false }).value, tilde: false }
+        : f,
+    );
+    this.envMode = env;
+    try {
+      this.exec(own, depth);
+    } finally {
+      this.envMode = saved;
+    }
+  }
+
   /** Runs argv: looks the command up and hands it its operands. */
   exec(fields: readonly Field[], depth: number): void {
     const head = fields[0];
@@ -793,10 +835,10 @@ class CommandCx implements CommandContext {
   unknownOperands(fields: readonly Field[]): void {
     unknownCommand(fields, new CommandCx(this.a, this.name, fields, this.depth));
   }
-  exec(argv: readonly Field[]): void {
+  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void {
     if (this.depth + 1 > this.a.maxDepth)
       this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
-    else this.a.exec(argv, this.depth + 1);
+    else this.a.execWith(argv, this.depth + 1, env);
   }
   script(text: string, via: string, o?: { sameShell?: boolean; positional?: readonly Field[] }): void {
     this.a.nestedScript(text, this.depth + 1, via, !o?.sameShell, o?.positional);

@@ -219,6 +219,11 @@ class WordExpander {
       }
       if (c === '$') {
         const d = s[i + 1];
+        if (d === '"' && !dq) {
+          // `$"…"` is a translatable string: bash reads it as "…".
+          i++;
+          continue;
+        }
         if (d === "'" && !dq) {
           const e = skipAnsi(s, i + 2);
           flush();

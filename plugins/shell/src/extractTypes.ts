@@ -49,7 +49,7 @@ export interface CommandContext {
   /** Treat these operands the way unknown commands' operands are treated. */
   unknownOperands(fields: readonly Field[]): void;
   /** Runs a command given as argv (wrappers, `xargs`, `find -exec`). */
-  exec(argv: readonly Field[]): void;
+  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void;
   /**
    * Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). `sameShell`: it runs in this shell
    * (`eval`), so its `cd` and assignments carry on; `positional`: `$0`, `$1`… inside it.

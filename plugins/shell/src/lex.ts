@@ -137,6 +137,10 @@ export function lex(src: string): Lexed {
           const e = d === '(' ? skipParen(src, i + 2) : skipBrace(src, i + 2);
           maskSub(i, e, false);
           i = e;
+        } else if (d === '"') {
+          // `$"…"` (a translatable string) crashes bash-parser; `x"…"` is one word of the same length.
+          edits.push([i, i + 1, 'x']);
+          i++;
         } else if (d === "'") {
           const e = skipAnsi(src, i + 2);
           edits.push([i, e, `'${'x'.repeat(e - i - 2)}'`]);

@@ -25,6 +25,9 @@ const popd: CommandHandler = (cx) => cx.chdir(null);
 
 /** export/declare/local/readonly/typeset NAME=VALUE…: tracked like assignments. */
 const declare: CommandHandler = (cx) => {
+  if (cx.args.some((f) => /^-[a-zA-Z]*n/.test(f.value))) {
+    cx.uncertain(`${cx.name} -n makes a name refer to another variable`);
+  }
   for (const f of cx.args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
     if (m) cx.setVar(m[1]!, f.uncertain === undefined && !m[2] ? [f.value.slice(m[0].length)] : null);

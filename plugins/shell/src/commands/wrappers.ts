@@ -7,6 +7,7 @@ import { emitOptions } from './spec.js';
 function wrapper(
   spec: ArgSpec,
   before?: (cx: CommandContext, rest: Field[], p: ReturnType<typeof parseArgs>) => Field[] | undefined,
+  env?: 'other-user',
 ): CommandHandler {
   return (cx) => {
     const p = parseArgs(cx.args, { ...spec, posix: true });
@@ -16,7 +17,7 @@ function wrapper(
       if (r === undefined) return;
       rest = r;
     }
-    cx.exec(rest);
+    cx.exec(rest, env);
   };
 }
 
@@ -56,6 +57,7 @@ const sudo = wrapper(
     }
     return rest;
   },
+  'other-user',
 );
 
 /** env [-i] [-u NAME] [-C DIR] [NAME=VALUE]… CMD: assignments reach the command's environment. */
@@ -83,7 +85,8 @@ const env: CommandHandler = (cx) => {
     if (!m) break;
     cx.setVar(m[1]!, f.uncertain === undefined ? [f.value.slice(m[0].length)] : null);
   }
-  cx.exec(p.operands.slice(k));
+  // `env -i` empties the environment the command (and any shell it starts) sees.
+  cx.exec(p.operands.slice(k), has(p, '-i', '--ignore-environment') ? 'clean' : undefined);
 };
 
 const timeout = wrapper({ short: 'ks', long: ['kill-after', 'signal'] }, (_cx, rest) => rest.slice(1));
@@ -150,7 +153,16 @@ const su: CommandHandler = (cx) => {
   const c = values(p, '-c', '--command', '--session-command')[0];
   if (c) {
     if (c.uncertain !== undefined) cx.uncertain(c.uncertain);
-    else cx.script(c.value, 'su-c');
+    // The script runs as the other user: `~` and `$HOME` inside it are theirs.
+    else
+      cx.exec(
+        [
+          { value: 'sh', raw: 'sh', glob: -1, tilde: false },
+          { value: '-c', raw: '-c', glob: -1, tilde: false },
+          c,
+        ],
+        'other-user',
+      );
   } else cx.uncertain(`${cx.name} starts a shell that reads its commands from stdin`);
 };
 
@@ -160,9 +172,62 @@ const chroot: CommandHandler = (cx) => {
   cx.uncertain('chroot changes the root every path is resolved against');
 };
 
+/** Programs that run commands we cannot see: later, elsewhere, or from their stdin. */
+function runsHidden(why: string): CommandHandler {
+  return (cx) => cx.uncertain(`${cx.name} ${why}`);
+}
+
+/** vi/vim/nvim/emacs/nano: operands are edited (written); `-c CMD`/`+CMD` run editor commands, which can run anything. */
+const editor: CommandHandler = (cx) => {
+  for (const f of cx.args) {
+    if (
+      f.value.startsWith('+') ||
+      f.value === '-c' ||
+      f.value === '--cmd' ||
+      f.value === '-S' ||
+      f.value === '--eval' ||
+      f.value === '-l' ||
+      f.value === '--load'
+    ) {
+      cx.uncertain(`${cx.name} ${f.value} runs editor commands`);
+      return;
+    }
+  }
+  const operands = cx.args.filter((f) => !f.value.startsWith('-') || f.uncertain !== undefined);
+  for (const f of operands) cx.write(f);
+};
+
 export const wrappers: Record<string, CommandHandler> = {
+  at: runsHidden('runs commands from its input later'),
+  batch: runsHidden('runs commands from its input later'),
+  crontab: runsHidden('installs commands that run later'),
+  'systemd-run': runsHidden('runs a command in another environment'),
+  tmux: runsHidden('runs commands in a terminal session'),
+  screen: runsHidden('runs commands in a terminal session'),
+  expect: runsHidden('runs a script we do not analyse'),
+  nsenter: runsHidden('runs a command in other namespaces'),
+  unshare: runsHidden('runs a command in new namespaces'),
+  script: (cx) => {
+    const p = parseArgs(cx.args, {
+      short: 'cEIOTBm',
+      long: ['command', 'echo', 'log-in', 'log-out', 'log-timing', 'log-io', 'timing', 'logging-format'],
+    });
+    const c = values(p, '-c', '--command')[0];
+    for (const f of p.operands) cx.write(f, { tag: 'typescript' });
+    if (p.operands.length === 0)
+      cx.write({ value: 'typescript', raw: 'typescript', glob: -1, tilde: false }, { tag: 'typescript' });
+    if (!c) cx.uncertain('script starts a shell that reads its commands from the terminal');
+    else if (c.uncertain !== undefined) cx.uncertain(c.uncertain);
+    else cx.script(c.value, 'script-c');
+  },
+  vi: editor,
+  vim: editor,
+  nvim: editor,
+  view: editor,
+  emacs: editor,
+  nano: editor,
   sudo,
-  doas: wrapper({ short: 'uC' }),
+  doas: wrapper({ short: 'uC' }, undefined, 'other-user'),
   env,
   timeout,
   nice,
