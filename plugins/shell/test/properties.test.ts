@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractAccesses, parseScript } from '../src/index.js';
+import { commandTable, extractAccesses, parseScript } from '../src/index.js';
 import { FIXTURE_ENV, fakeContext, formatAll } from './helpers.js';
 
 const ctx = fakeContext(FIXTURE_ENV);
@@ -236,6 +236,74 @@ describe('properties', () => {
         expect(formatAll(extractAccesses(`bash -c 'rm ${path}'`, ctx).accesses)).toEqual(plain);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('every command of the table takes any argv without throwing', () => {
+    const names = [...commandTable.keys()];
+    const arg = fc.constantFrom(
+      '-',
+      '--',
+      '-t',
+      '-C',
+      '-o',
+      '-f',
+      '-e',
+      '-c',
+      '-i',
+      '-r',
+      '-R',
+      '-L',
+      '-P',
+      '-x',
+      '-d',
+      '-u',
+      '-s',
+      '-n',
+      '-a',
+      '-I',
+      '--target-directory',
+      '--output=/o',
+      '--file',
+      '--in-place=.b',
+      '--reference=/r',
+      '-rf',
+      '-czf',
+      'xf',
+      'czf',
+      '/a',
+      'b',
+      './c',
+      '~/d',
+      '$UNSET',
+      '$(x)',
+      '"$D"',
+      '/e/*',
+      '{}',
+      ';',
+      '+',
+      'if=/i',
+      'of=/o',
+      'host:/p',
+      'x=1',
+      '@/f',
+      's/a/b/w /x',
+      '\'{print > "f"}\'',
+      'inplace',
+      'clone',
+      'config',
+      'install',
+      '-exec',
+      '-delete',
+      '"a b"',
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.array(arg, { maxLength: 6 }), (name, args) => {
+        const cmd = `${name === '!' || name === '[' || name === '[[' ? `${name} ` : name} ${args.join(' ')}`;
+        const r = extractAccesses(cmd, ctx);
+        expect(Array.isArray(r.accesses)).toBe(true);
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -220,22 +220,25 @@ export const writers: Record<string, CommandHandler> = {
   compress: compressor('b', '.Z', false),
   uncompress: compressor('', '', true),
 };
-writers.zstd = (cx) => {
-  const p = parseArgs(cx.args, { short: 'oD', long: ['output-dir-flat', 'output-dir-mirror'] });
-  emitOptions(cx, p, {
-    '-o': 'write',
-    '-D': 'read',
-    '--output-dir-flat': 'write',
-    '--output-dir-mirror': 'write',
-  });
-  const toStdout = has(p, '-c', '--stdout', '-l', '--list', '-t', '--test', '-o');
-  for (const f of p.operands) emitRole(cx, f, toStdout ? 'read' : 'write');
-  if (!toStdout)
-    for (const f of p.operands)
-      cx.write(
-        { ...f, value: has(p, '-d', '--decompress') ? f.value.replace(/\.zst$/, '') : `${f.value}.zst` },
-        { tag: 'output' },
-      );
-};
-writers.unzstd = (cx) =>
-  writers.zstd!({ ...cx, args: [{ value: '-d', raw: '-d', glob: -1, tilde: false }, ...cx.args] });
+/** zstd keeps the original by default and writes `F.zst` (or `F` from `F.zst` with `-d`, or `-o FILE`). */
+function zstd(decompress: boolean): CommandHandler {
+  return (cx) => {
+    const p = parseArgs(cx.args, { short: 'oD', long: ['output-dir-flat', 'output-dir-mirror'] });
+    emitOptions(cx, p, {
+      '-o': 'write',
+      '-D': 'read',
+      '--output-dir-flat': 'write',
+      '--output-dir-mirror': 'write',
+    });
+    const toStdout = has(p, '-c', '--stdout', '-l', '--list', '-t', '--test', '-o');
+    const unpack = decompress || has(p, '-d', '--decompress');
+    for (const f of p.operands) emitRole(cx, f, toStdout ? 'read' : 'write');
+    if (toStdout) return;
+    for (const f of p.operands) {
+      if (f.uncertain !== undefined) continue;
+      cx.write({ ...f, value: unpack ? f.value.replace(/\.zst$/, '') : `${f.value}.zst` }, { tag: 'output' });
+    }
+  };
+}
+writers.zstd = zstd(false);
+writers.unzstd = zstd(true);
