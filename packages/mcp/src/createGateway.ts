@@ -262,6 +262,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     isClosed = true;
     closing = closed;
     unbind?.();
+    // A context built per connection (ctxFor) is this connection's session: forget its grants with it.
+    // A fixed ctx may be shared by several gateways, so its session is left to the caller.
+    if (options.ctxFor && ctx) guard.endSession(ctx.sessionId);
     const gone = new Error('the gateway closed');
     ownUp.failAll(gone);
     ownDown.failAll(gone);

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createGuard, ToolgateError } from '@toolgate/core';
+import { createGuard, type GuardPlugin, ToolgateError } from '@toolgate/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, serveStdio } from '../src/index.js';
 import { type Connected, connectThroughGateway, textOf } from './support/connect.js';
@@ -189,6 +189,33 @@ describe('gateway lifecycle', () => {
       gateway.connect(new StdioServerTransport(new PassThrough(), new PassThrough())),
     ).rejects.toMatchObject({ code: 'TOOLGATE_ERR_IO' });
     await gateway.closed;
+  });
+});
+
+describe('sessions', () => {
+  it('a connection whose context came from ctxFor ends its guard session when it closes (grants do not outlive it)', async () => {
+    const t2 = tempWorkspace();
+    try {
+      const stores: Map<string, unknown>[] = [];
+      const spy: GuardPlugin = {
+        name: 'session-spy',
+        apply: (hooks) => hooks.beforeToolCall.tap('x', (_c, state) => void stores.push(state.session)),
+      };
+      const guard = createGuard({ plugins: [fsPolicy({ write: [t2.ws] }), spy] });
+      for (let i = 0; i < 2; i++) {
+        const conn = await connectThroughGateway({
+          guard,
+          ctxFor: () => ({ ...t2.ctx, sessionId: 'same-session' }),
+          upstream: { command: process.execPath, args: t2.serverArgs, stderr: 'ignore' },
+        });
+        await conn.client.callTool({ name: 'list_allowed_directories', arguments: {} });
+        await conn.close();
+      }
+      expect(stores).toHaveLength(2);
+      expect(stores[1]).not.toBe(stores[0]);
+    } finally {
+      t2.cleanup();
+    }
   });
 });
 
