@@ -613,6 +613,8 @@ export class Analyser {
       case 'case': {
         this.redirects(node.redirects, src, depth);
         this.expand(this.text(node.word, src), depth);
+        // Patterns are expanded too: a `$(…)` in one runs.
+        for (const item of node.items) for (const p of item.patterns) this.expand(this.text(p, src), depth);
         const branches = node.items.map((item) => () => item.body && this.run(item.body, src, depth));
         this.alternatives(branches, true);
         return;
