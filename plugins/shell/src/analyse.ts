@@ -11,7 +11,14 @@ import {
 } from '@toolgate/core';
 import type { Node, Redirect, Script, WordRef } from './ast.js';
 import { commandTable } from './commands/table.js';
-import { type Expanded, expandAssignment, expandWord, type Field, type Lookup } from './expandWord.js';
+import {
+  type Expanded,
+  expandAssignment,
+  expandWord,
+  type Field,
+  heredocSubstitutions,
+  type Lookup,
+} from './expandWord.js';
 import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
 import { findMetacharacters } from './findMetacharacters.js';
 import { ShellParseError } from './parseError.js';
@@ -462,7 +469,18 @@ export class Analyser {
       const body = script.src.slice(h.s, h.e);
       if (body.includes('$(') || body.includes('`')) {
         // A heredoc body is data, but an unquoted one still runs its command substitutions.
-        this.expand(`"${body.replace(/"/g, '\\"')}"`, depth);
+        try {
+          for (const n of heredocSubstitutions(body, this.lookup))
+            this.nestedScript(n.text, depth + 1, n.origin, true);
+        } catch (err) {
+          if (!(err instanceof ShellParseError)) throw err;
+          this.uncertain(
+            body,
+            'write',
+            'heredoc',
+            `cannot parse a substitution in a heredoc: ${err.message}`,
+          );
+        }
       }
     }
     this.run(script.root, script.src, depth);

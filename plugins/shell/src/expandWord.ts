@@ -422,3 +422,10 @@ export function expandAssignment(
   }
   return { values, nested: ex.nested };
 }
+
+/** The command substitutions an unquoted heredoc body runs (it expands like text in double quotes). */
+export function heredocSubstitutions(body: string, lookup: Lookup): Nested[] {
+  const ex = new WordExpander(lookup);
+  ex.scan(body, [], true);
+  return ex.nested;
+}
