@@ -6,7 +6,7 @@ const conditions = ['source', 'import', 'module', 'node', 'default'];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions } },
   test: {
     include: [
       'packages/*/test/**/*.test.ts',
