@@ -10,6 +10,7 @@ import {
   uncertainAccess,
 } from '@toolgate/core';
 import type { Node, Redirect, Script, WordRef } from './ast.js';
+import { CommandCx } from './commandCx.js';
 import { commandTable } from './commands/table.js';
 import {
   type Expanded,
@@ -23,19 +24,16 @@ import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes
 import { findMetacharacters } from './findMetacharacters.js';
 import { ShellParseError } from './parseError.js';
 import { parseScript } from './parseScript.js';
+import {
+  cloneState,
+  merge,
+  type ShellState,
+  union,
+  type VarValue,
+  writableFuncs,
+  writableVars,
+} from './shellState.js';
 import { unknownCommand } from './unknownCommand.js';
-
-type VarValue = readonly string[] | null | 'unset';
-
-/** What the shell knows at one point: possible cwds (`null` = unknown) and variables. */
-interface ShellState {
-  cwds: (string | null)[];
-  vars: Map<string, VarValue>;
-  /** Functions defined so far → whether calling them may change the cwd. */
-  funcs: Map<string, boolean>;
-  ownVars: boolean;
-  ownFuncs: boolean;
-}
 
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
@@ -43,74 +41,11 @@ const PLAIN = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
 const DANGEROUS =
   /^(PATH|IFS|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*|PS4|GIT_[A-Z_]*(SSH|COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|CONFIG[A-Z_]*|EXTERNAL_DIFF)|SSH_ASKPASS|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|MANPAGER|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|TMPDIR)$/;
 
-// Copy-on-write: a clone shares the maps until either side writes (cloning is on every pipeline part and
-// every `&&`, writing is rare). `cwds` arrays are never mutated in place, only replaced.
-function cloneState(s: ShellState): ShellState {
-  s.ownVars = false;
-  s.ownFuncs = false;
-  return { cwds: s.cwds, vars: s.vars, funcs: s.funcs, ownVars: false, ownFuncs: false };
-}
-
-function writableVars(s: ShellState): Map<string, VarValue> {
-  if (!s.ownVars) {
-    s.vars = new Map(s.vars);
-    s.ownVars = true;
-  }
-  return s.vars;
-}
-
-function writableFuncs(s: ShellState): Map<string, boolean> {
-  if (!s.ownFuncs) {
-    s.funcs = new Map(s.funcs);
-    s.ownFuncs = true;
-  }
-  return s.funcs;
-}
-
 function cutAtNul(value: string): string {
   const nul = value.indexOf('\0');
   return nul === -1 ? value : value.slice(0, nul);
 }
 
-function union<T>(a: readonly T[], b: readonly T[]): T[] {
-  const out = [...a];
-  for (const x of b) if (!out.includes(x)) out.push(x);
-  return out;
-}
-
-function mergeVar(a: VarValue | undefined, b: VarValue | undefined): VarValue | undefined {
-  if (a === b) return a;
-  if (a === null || b === null) return null;
-  if (a === undefined || a === 'unset' || b === undefined || b === 'unset') return null;
-  return union(a, b);
-}
-
-/** Merges the states at the end of alternative branches: any of them may be the one that ran. */
-function merge(states: ShellState[]): ShellState {
-  const first = states[0]!;
-  const out = cloneState(first);
-  for (let k = 1; k < states.length; k++) {
-    const s = states[k]!;
-    if (s.cwds !== out.cwds) out.cwds = union(out.cwds, s.cwds);
-    if (s.vars !== out.vars) {
-      const names = new Set([...out.vars.keys(), ...s.vars.keys()]);
-      for (const n of names) {
-        const a = out.vars.get(n);
-        const m = mergeVar(a, s.vars.get(n));
-        if (m === a) continue;
-        if (m === undefined) writableVars(out).delete(n);
-        else writableVars(out).set(n, m);
-      }
-    }
-    if (s.funcs !== out.funcs) {
-      for (const [n, cd] of s.funcs) writableFuncs(out).set(n, (out.funcs.get(n) ?? false) || cd);
-    }
-  }
-  if (out.cwds.length > 8) out.cwds = [null];
-  return out;
-}
-
-/** Walks a parsed script with the state a shell would have, turning every command into accesses. */
 export class Analyser {
   readonly accesses: Access[] = [];
   readonly unknown: string[] = [];
@@ -825,72 +760,5 @@ export class Analyser {
       else next.push(this.plannedCwd(r.real));
     }
     this.state.cwds = union([], next);
-  }
-}
-
-/** What a command handler sees: one small object per command (methods on the prototype, no closures). */
-class CommandCx implements CommandContext {
-  constructor(
-    private readonly a: Analyser,
-    readonly name: string,
-    readonly args: readonly Field[],
-    private readonly depth: number,
-  ) {}
-
-  private origin(o?: EmitOptions): string {
-    return `${this.name}:${o?.tag ?? 'argv'}`;
-  }
-  read(f: Field, o?: EmitOptions): void {
-    this.a.emit(f, 'read', this.origin(o), o);
-  }
-  write(f: Field, o?: EmitOptions): void {
-    this.a.emit(f, 'write', this.origin(o), o);
-  }
-  emit(f: Field, op: Op, o?: EmitOptions): void {
-    this.a.emit(f, op, this.origin(o), o);
-  }
-  uncertain(reason: string, op: Op = 'write', raw = this.name): void {
-    this.a.uncertain(raw, op, this.name, reason);
-  }
-  unknownOperands(fields: readonly Field[]): void {
-    unknownCommand(fields, new CommandCx(this.a, this.name, fields, this.depth));
-  }
-  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void {
-    if (this.depth + 1 > this.a.maxDepth)
-      this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
-    else this.a.execWith(argv, this.depth + 1, env);
-  }
-  script(text: string, via: string, o?: { sameShell?: boolean; positional?: readonly Field[] }): void {
-    this.a.nestedScript(text, this.depth + 1, via, !o?.sameShell, o?.positional);
-  }
-  chdir(target: Field | null, cdpath = false): void {
-    this.a.chdir(target, cdpath);
-  }
-  setVar(name: string, values: string[] | null): void {
-    this.a.setVar(name, values);
-  }
-  exists(f: Field): boolean {
-    return this.a.exists(f);
-  }
-  resolveDir(f: Field): string | null {
-    return this.a.resolveDir(f);
-  }
-  plannedLink(link: Field, target: Field | null): void {
-    this.a.plannedLink(link, target);
-  }
-  taint(dir: Field): void {
-    this.a.taint(dir);
-  }
-  under(roots: readonly Field[], raw: string): Field {
-    return { value: raw, raw, glob: -1, tilde: false, under: roots };
-  }
-  fromStdin(raw: string): Field {
-    return {
-      value: raw,
-      raw,
-      glob: -1,
-      tilde: false,
-      uncertain: `${this.name} takes its operands from stdin`,
-    };
   }
 }

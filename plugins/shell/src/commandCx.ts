@@ -1,0 +1,72 @@
+import type { Op } from '@toolgate/core';
+import type { Analyser } from './analyse.js';
+import type { Field } from './expandWord.js';
+import type { CommandContext, EmitOptions } from './extractTypes.js';
+import { unknownCommand } from './unknownCommand.js';
+
+/** What a command handler sees: one small object per command (methods on the prototype, no closures). */
+export class CommandCx implements CommandContext {
+  constructor(
+    private readonly a: Analyser,
+    readonly name: string,
+    readonly args: readonly Field[],
+    private readonly depth: number,
+  ) {}
+
+  private origin(o?: EmitOptions): string {
+    return `${this.name}:${o?.tag ?? 'argv'}`;
+  }
+  read(f: Field, o?: EmitOptions): void {
+    this.a.emit(f, 'read', this.origin(o), o);
+  }
+  write(f: Field, o?: EmitOptions): void {
+    this.a.emit(f, 'write', this.origin(o), o);
+  }
+  emit(f: Field, op: Op, o?: EmitOptions): void {
+    this.a.emit(f, op, this.origin(o), o);
+  }
+  uncertain(reason: string, op: Op = 'write', raw = this.name): void {
+    this.a.uncertain(raw, op, this.name, reason);
+  }
+  unknownOperands(fields: readonly Field[]): void {
+    unknownCommand(fields, new CommandCx(this.a, this.name, fields, this.depth));
+  }
+  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void {
+    if (this.depth + 1 > this.a.maxDepth)
+      this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
+    else this.a.execWith(argv, this.depth + 1, env);
+  }
+  script(text: string, via: string, o?: { sameShell?: boolean; positional?: readonly Field[] }): void {
+    this.a.nestedScript(text, this.depth + 1, via, !o?.sameShell, o?.positional);
+  }
+  chdir(target: Field | null, cdpath = false): void {
+    this.a.chdir(target, cdpath);
+  }
+  setVar(name: string, values: string[] | null): void {
+    this.a.setVar(name, values);
+  }
+  exists(f: Field): boolean {
+    return this.a.exists(f);
+  }
+  resolveDir(f: Field): string | null {
+    return this.a.resolveDir(f);
+  }
+  plannedLink(link: Field, target: Field | null): void {
+    this.a.plannedLink(link, target);
+  }
+  taint(dir: Field): void {
+    this.a.taint(dir);
+  }
+  under(roots: readonly Field[], raw: string): Field {
+    return { value: raw, raw, glob: -1, tilde: false, under: roots };
+  }
+  fromStdin(raw: string): Field {
+    return {
+      value: raw,
+      raw,
+      glob: -1,
+      tilde: false,
+      uncertain: `${this.name} takes its operands from stdin`,
+    };
+  }
+}

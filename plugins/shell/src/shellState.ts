@@ -1,0 +1,78 @@
+// The shell's state while a script is walked: possible cwds, variables, functions. Copied on every branch,
+// so copies share their maps until one side writes.
+
+export type VarValue = readonly string[] | null | 'unset';
+
+/** What the shell knows at one point: possible cwds (`null` = unknown) and variables. */
+export interface ShellState {
+  cwds: (string | null)[];
+  vars: Map<string, VarValue>;
+  /** Functions defined so far → whether calling them may change the cwd. */
+  funcs: Map<string, boolean>;
+  ownVars: boolean;
+  ownFuncs: boolean;
+}
+
+// Copy-on-write: a clone shares the maps until either side writes (cloning is on every pipeline part and
+// every `&&`, writing is rare). `cwds` arrays are never mutated in place, only replaced.
+export function cloneState(s: ShellState): ShellState {
+  s.ownVars = false;
+  s.ownFuncs = false;
+  return { cwds: s.cwds, vars: s.vars, funcs: s.funcs, ownVars: false, ownFuncs: false };
+}
+
+export function writableVars(s: ShellState): Map<string, VarValue> {
+  if (!s.ownVars) {
+    s.vars = new Map(s.vars);
+    s.ownVars = true;
+  }
+  return s.vars;
+}
+
+export function writableFuncs(s: ShellState): Map<string, boolean> {
+  if (!s.ownFuncs) {
+    s.funcs = new Map(s.funcs);
+    s.ownFuncs = true;
+  }
+  return s.funcs;
+}
+
+export function union<T>(a: readonly T[], b: readonly T[]): T[] {
+  const out = [...a];
+  for (const x of b) if (!out.includes(x)) out.push(x);
+  return out;
+}
+
+function mergeVar(a: VarValue | undefined, b: VarValue | undefined): VarValue | undefined {
+  if (a === b) return a;
+  if (a === null || b === null) return null;
+  if (a === undefined || a === 'unset' || b === undefined || b === 'unset') return null;
+  return union(a, b);
+}
+
+/** Merges the states at the end of alternative branches: any of them may be the one that ran. */
+export function merge(states: ShellState[]): ShellState {
+  const first = states[0]!;
+  const out = cloneState(first);
+  for (let k = 1; k < states.length; k++) {
+    const s = states[k]!;
+    if (s.cwds !== out.cwds) out.cwds = union(out.cwds, s.cwds);
+    if (s.vars !== out.vars) {
+      const names = new Set([...out.vars.keys(), ...s.vars.keys()]);
+      for (const n of names) {
+        const a = out.vars.get(n);
+        const m = mergeVar(a, s.vars.get(n));
+        if (m === a) continue;
+        if (m === undefined) writableVars(out).delete(n);
+        else writableVars(out).set(n, m);
+      }
+    }
+    if (s.funcs !== out.funcs) {
+      for (const [n, cd] of s.funcs) writableFuncs(out).set(n, (out.funcs.get(n) ?? false) || cd);
+    }
+  }
+  if (out.cwds.length > 8) out.cwds = [null];
+  return out;
+}
+
+/** Walks a parsed script with the state a shell would have, turning every command into accesses. */
