@@ -3,7 +3,6 @@ import {
   type CallContext,
   createAccess,
   expandPath,
-  isWithin,
   type Op,
   type ResolvedPath,
   resolvePath,
@@ -24,6 +23,7 @@ import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes
 import { findMetacharacters } from './findMetacharacters.js';
 import { ShellParseError } from './parseError.js';
 import { parseScript } from './parseScript.js';
+import { PlannedChanges } from './plannedChanges.js';
 import {
   cloneState,
   merge,
@@ -52,8 +52,7 @@ export class Analyser {
   /** Metacharacters of nested scripts (`bash -c '$(…)'`), for the strict dialect. */
   readonly metacharacters: string[] = [];
   private readonly seen = new Set<string>();
-  private readonly links: { path: string; target: string | null }[] = [];
-  private readonly tainted: string[] = [];
+  private readonly planned = new PlannedChanges();
   private cdHappened = false;
   /** Set while analysing a command run as another user or with an emptied environment. */
   private envMode: 'other-user' | 'clean' | undefined;
@@ -185,55 +184,23 @@ export class Analyser {
       );
       access.raw = f.raw;
       this.push(access);
-      if (this.links.length > 0 || this.tainted.length > 0) this.throughPlanned(access, f.raw);
+      if (!this.planned.empty) this.throughPlanned(access, f.raw);
     }
   }
 
-  /**
-   * A path this command reaches through a symlink it creates itself (`ln -s /etc x && cat x/passwd`) does
-   * not exist yet when we resolve it: judge it through the link's target too. A path inside files the
-   * command extracts (`tar -x`, `unzip`, `git clone`) may go through links we cannot see: uncertain.
-   */
+  /** Judges an access also where links this line creates lead (see `PlannedChanges`). */
   private throughPlanned(access: Access, raw: string): void {
-    for (const link of this.links) {
-      const hit = [access.path, access.realPath].find((p) => p !== null && isWithin(p, link.path));
-      if (hit === undefined || hit === null || (access.onLink && access.path === link.path)) continue;
-      if (link.target === null) {
-        this.push(
-          uncertainAccess(
-            raw,
-            access.op,
-            access.origin,
-            'the path goes through a link this command creates, to an unknown target',
-            access.scope,
-          ),
-        );
+    for (const r of this.planned.redirections(access)) {
+      if ('uncertain' in r) {
+        this.push(uncertainAccess(raw, access.op, access.origin, r.uncertain, access.scope));
         continue;
       }
-      const through = link.target + hit.slice(link.path.length);
-      const r = this.resolve(through, this.ctx.cwd, false, access.onLink !== true);
-      const a = createAccess(
-        through,
-        access.op,
-        this.ctx,
-        { origin: access.origin, scope: access.scope, followFinal: access.onLink !== true },
-        r,
-      );
+      const followFinal = access.onLink !== true;
+      const resolved = this.resolve(r.through, this.ctx.cwd, false, followFinal);
+      const opts = { origin: access.origin, scope: access.scope, followFinal };
+      const a = createAccess(r.through, access.op, this.ctx, opts, resolved);
       a.raw = raw;
       this.push(a);
-    }
-    for (const t of this.tainted) {
-      if (isWithin(access.path, t) || (access.realPath !== null && isWithin(access.realPath, t))) {
-        this.push(
-          uncertainAccess(
-            raw,
-            access.op,
-            access.origin,
-            `the path lies inside ${t}, which this command fills with files (and links) we cannot see`,
-            access.scope,
-          ),
-        );
-      }
     }
   }
 
@@ -257,8 +224,10 @@ export class Analyser {
       );
       dest = r.certain ? r.real : null;
     }
-    this.links.push({ path: at.lexical, target: dest });
-    if (at.real !== null && at.real !== at.lexical) this.links.push({ path: at.real, target: dest });
+    this.planned.addLink(
+      at.real !== null && at.real !== at.lexical ? [at.lexical, at.real] : [at.lexical],
+      dest,
+    );
   }
 
   /** Records a directory the command fills with content it does not control (archives, clones). */
@@ -266,8 +235,7 @@ export class Analyser {
     for (const cwd of dir.value.startsWith('/') || dir.tilde ? [this.ctx.cwd] : this.state.cwds) {
       if (cwd === null || dir.uncertain !== undefined) continue;
       const r = this.resolve(dir.value, cwd, dir.tilde, true);
-      this.tainted.push(r.lexical);
-      if (r.real !== null && r.real !== r.lexical) this.tainted.push(r.real);
+      this.planned.addTainted(r.real !== null && r.real !== r.lexical ? [r.lexical, r.real] : [r.lexical]);
     }
   }
 
@@ -716,19 +684,6 @@ export class Analyser {
     return new CommandCx(this, name, args, depth);
   }
 
-  /** The directory a `cd` really lands in when the path goes through a link this command creates. */
-  private plannedCwd(real: string): string | null {
-    for (const t of this.tainted) if (isWithin(real, t)) return null;
-    for (const link of this.links) {
-      if (isWithin(real, link.path)) {
-        if (link.target === null) return null;
-        const r = this.resolve(link.target + real.slice(link.path.length), this.ctx.cwd, false, true);
-        return r.certain ? r.real : null;
-      }
-    }
-    return real;
-  }
-
   chdir(target: Field | null, cdpath = false): void {
     this.cdHappened = true;
     // `cd name` searches $CDPATH first: where it lands is not known.
@@ -757,7 +712,13 @@ export class Analyser {
       // `cd` is logical: `cd link/..` returns beside the link, where the kernel would not. Unknown then.
       if (!r.certain || r.real === null || (r.hops.length > 0 && /(^|\/)\.\.(\/|$)/.test(target.value)))
         next.push(null);
-      else next.push(this.plannedCwd(r.real));
+      else
+        next.push(
+          this.planned.cwd(r.real, (p) => {
+            const via = this.resolve(p, this.ctx.cwd, false, true);
+            return via.certain ? via.real : null;
+          }),
+        );
     }
     this.state.cwds = union([], next);
   }
