@@ -7,6 +7,12 @@ const QUICK = /[$`<]|\beval\b|\bsource\b|(^|[\s;&|(])\.\s/;
  * The constructs seed 003 says a plain tokenizer cannot audit: `$(…)`, backticks, `<(…)`/`>(…)`, `<<<`,
  * `eval`, `source` and `.`. Quoted text is data (`echo '$(x)'` contains none); the result lists each kind
  * once, in the order found. Unparseable text reports `unparseable`.
+ *
+ * @example
+ * ```ts
+ * import { findMetacharacters } from '@toolgate/shell';
+ * findMetacharacters("cat <<< x; echo $(id) '$(quoted)'"); // ['<<<', '$(']
+ * ```
  */
 export function findMetacharacters(command: string): string[] {
   if (typeof command !== 'string') return ['unparseable'];

@@ -13,6 +13,13 @@ const cache = new Lru<Script>(512);
  * Parses a command: the fast path for lists of simple commands, bash-parser for the rest. A parse is a pure
  * function of the text, so it is memoised (bounded); nothing about the filesystem is.
  * Throws `ShellParseError` when the text cannot be parsed.
+ *
+ * @example
+ * ```ts
+ * import { parseScript } from '@toolgate/shell';
+ * parseScript('cat a > b && cd /x').fast; // true: no bash-parser needed
+ * parseScript('for f in *; do rm "$f"; done').fast; // false
+ * ```
  */
 export function parseScript(src: string, mode: ParseMode = 'auto'): Script {
   if (mode === 'auto') {
