@@ -1,16 +1,14 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  defaultTrailFile,
-  getStats,
-  queryViolations,
-  type RecordFilter,
-  readRecords,
-  verifyChain,
-} from '@toolgate/audit-log';
+import type { RecordFilter } from '@toolgate/audit-log';
 import type { Severity } from '@toolgate/core';
 import type { Command } from 'commander';
 import { Exit, UsageError } from '../exitCodes.js';
+
+type AuditLogModule = typeof import('@toolgate/audit-log');
+// Loaded when an audit subcommand runs, not when the CLI starts: every `toolgate` invocation (a coding
+// assistant's hook runs one per tool call) would otherwise pay for pino.
+const loadAuditLog = (): Promise<AuditLogModule> => import('@toolgate/audit-log');
 
 export interface AuditIo {
   out: NodeJS.WritableStream & { isTTY?: boolean };
@@ -37,8 +35,12 @@ const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
 const DECISIONS = ['allow', 'deny', 'prompt'] as const;
 
 /** `--file`, else `$TOOLGATE_AUDIT_FILE`, else the plugin's default trail. */
-export function trailFile(flags: { file?: string }, env: NodeJS.ProcessEnv): string {
-  return resolve(flags.file ?? (env.TOOLGATE_AUDIT_FILE || defaultTrailFile()));
+export function trailFile(
+  flags: { file?: string },
+  env: NodeJS.ProcessEnv,
+  audit: Pick<AuditLogModule, 'defaultTrailFile'>,
+): string {
+  return resolve(flags.file ?? (env.TOOLGATE_AUDIT_FILE || audit.defaultTrailFile()));
 }
 
 /** `2026-02-09T10:30:00Z`, `2026-02-09`, or a duration back from now: `30m`, `24h`, `7d`. */
@@ -54,8 +56,12 @@ export function parseTime(flag: string, value: string, now = Date.now()): number
   return t;
 }
 
-export function toFilter(flags: AuditFilterFlags, env: NodeJS.ProcessEnv): RecordFilter {
-  const filter: RecordFilter = { file: trailFile(flags, env) };
+export function toFilter(
+  flags: AuditFilterFlags,
+  env: NodeJS.ProcessEnv,
+  audit: Pick<AuditLogModule, 'defaultTrailFile'>,
+): RecordFilter {
+  const filter: RecordFilter = { file: trailFile(flags, env, audit) };
   if (flags.agent !== undefined) filter.agentId = flags.agent;
   if (flags.session !== undefined) filter.sessionId = flags.session;
   if (flags.tool !== undefined) filter.tool = flags.tool;
@@ -125,7 +131,11 @@ export async function runQuery(flags: AuditFilterFlags & { limit?: string }, io:
     throw new UsageError(
       `audit query: --limit must be a positive integer, got ${JSON.stringify(flags.limit)}`,
     );
-  const records = await queryViolations({ ...toFilter(flags, io.env), ...(limit ? { limit } : {}) });
+  const audit = await loadAuditLog();
+  const records = await audit.queryViolations({
+    ...toFilter(flags, io.env, audit),
+    ...(limit ? { limit } : {}),
+  });
   const color = !flags.json && useColor(flags, io);
   for (const r of records)
     io.out.write(
@@ -135,7 +145,8 @@ export async function runQuery(flags: AuditFilterFlags & { limit?: string }, io:
 }
 
 export async function runStats(flags: AuditFilterFlags, io: AuditIo): Promise<number> {
-  const stats = await getStats(toFilter({ ...flags, all: true }, io.env));
+  const audit = await loadAuditLog();
+  const stats = await audit.getStats(toFilter({ ...flags, all: true }, io.env, audit));
   if (flags.json) {
     io.out.write(`${JSON.stringify(stats)}\n`);
     return Exit.OK;
@@ -155,7 +166,8 @@ export async function runStats(flags: AuditFilterFlags, io: AuditIo): Promise<nu
 }
 
 export async function runVerify(flags: { file?: string; json?: boolean }, io: AuditIo): Promise<number> {
-  const report = await verifyChain(trailFile(flags, io.env));
+  const audit = await loadAuditLog();
+  const report = await audit.verifyChain(trailFile(flags, io.env, audit));
   if (flags.json) io.out.write(`${JSON.stringify(report)}\n`);
   else if (report.ok)
     io.out.write(
@@ -172,6 +184,14 @@ export async function runVerify(flags: { file?: string; json?: boolean }, io: Au
  * `tail [-n N] [-f]`: the last records, then (with -f) every new one as it is written, across rotations:
  * the open file is drained before switching to the new one, so no record is skipped.
  */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // no trail yet: follow waits for it
+  }
+}
+
 export async function runTail(
   flags: AuditFilterFlags & { lines?: string; follow?: boolean; interval?: string },
   io: AuditIo,
@@ -180,19 +200,19 @@ export async function runTail(
   const n = Number(flags.lines ?? '10');
   if (!(Number.isInteger(n) && n >= 0))
     throw new UsageError(`audit tail: -n must be a non-negative integer, got ${JSON.stringify(flags.lines)}`);
-  const file = trailFile(flags, io.env);
+  // Where following starts is fixed when the command starts: records written while the module loads are
+  // new records, and are shown.
+  const explicit = flags.file ?? (io.env.TOOLGATE_AUDIT_FILE || undefined);
+  let start = explicit === undefined ? -1 : sizeOf(resolve(explicit));
+  const audit = await loadAuditLog();
+  const file = trailFile(flags, io.env, audit);
+  if (start < 0) start = sizeOf(file);
   const color = !flags.json && useColor(flags, io);
   const print = (r: Record<string, unknown>) =>
     io.out.write(`${flags.json ? JSON.stringify(r) : formatRecord(r, color)}\n`);
-  let start = 0;
-  try {
-    start = statSync(file).size;
-  } catch {
-    /* no trail yet: follow waits for it */
-  }
   if (n > 0) {
     const last: Record<string, unknown>[] = [];
-    for await (const r of readRecords(file)) {
+    for await (const r of audit.readRecords(file)) {
       last.push(r);
       if (last.length > n) last.shift();
     }

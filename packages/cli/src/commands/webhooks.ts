@@ -1,4 +1,4 @@
-import { sendTestEvent, type TestEventResult } from '@toolgate/webhooks';
+import type { TestEventResult } from '@toolgate/webhooks';
 import type { Command } from 'commander';
 import { Exit, UsageError } from '../exitCodes.js';
 
@@ -34,6 +34,8 @@ export async function runWebhooksTest(
     );
   // The same variable the plugin's environment configuration signs with, so a test matches production.
   const secret = options.secret ?? (env.TOOLGATE_WEBHOOK_SECRET || undefined);
+  // Loaded on use: undici and nodemailer are not worth their start-up cost to every other command.
+  const { sendTestEvent } = await import('@toolgate/webhooks');
   const result: TestEventResult = await sendTestEvent({
     url,
     timeoutMs,
