@@ -44,6 +44,8 @@ const shellCmd: CommandHandler = (cx) => {
     else cx.script(script.value, `${cx.name}-c`, { positional: rest.slice(1) });
     return;
   }
+  if (!command && rest.length === 0 && args.some((f) => f.value === '--version' || f.value === '--help'))
+    return;
   if (stdin || rest.length === 0) {
     cx.uncertain(`${cx.name} reads its commands from stdin`);
     return;
@@ -72,7 +74,7 @@ const source: CommandHandler = (cx) => {
  * python/node/ruby…: the script file is read, inline code (`-c`, `-e`) and programs from stdin are not
  * analysed (uncertain), and later operands are passed to the program: path-like ones count as writes.
  */
-function interpreter(inline: string, withArg: string, modules = ''): CommandHandler {
+function interpreter(inline: string, withArg: string, modules = '', version = '--version'): CommandHandler {
   return (cx) => {
     const p = parseArgs(cx.args, {
       short: inline + withArg + modules,
@@ -109,6 +111,9 @@ function interpreter(inline: string, withArg: string, modules = ''): CommandHand
       }
     }
     const [file, ...rest] = p.operands;
+    // `node --version`, `python3 -V`: print and exit, no program runs.
+    if (!file && p.opts.some((o) => o.name === '--version' || o.name === '--help' || o.name === version))
+      return;
     if (!file || file.value === '-') {
       cx.uncertain(`${cx.name} reads its program from stdin`);
       return;
@@ -118,8 +123,8 @@ function interpreter(inline: string, withArg: string, modules = ''): CommandHand
   };
 }
 
-const python = interpreter('c', 'WXQ', 'm');
-const node = interpreter('ep', 'r');
+const python = interpreter('c', 'WXQ', 'm', '-V');
+const node = interpreter('ep', 'r', '', '-v');
 const ruby = interpreter('e', 'IrCE');
 const php = interpreter('rR', 'cdf');
 
