@@ -198,4 +198,13 @@ describe('shell plugin in a guard', () => {
     });
     expect(off.accesses).toEqual([]);
   });
+
+  it('with no policy plugin, a shell call that touches paths gets the unguarded answer (deny)', async () => {
+    const g = createGuard({ plugins: [shell()] });
+    const d = await g.check({ tool: 'shell_exec', args: { command: 'cat notes.txt' } }, ctx, {
+      resolvePrompts: false,
+    });
+    expect(d.action).toBe('deny');
+    expect(d.reasons[0]?.code).toBe('NO_POLICY');
+  });
 });
