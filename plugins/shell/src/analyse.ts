@@ -16,6 +16,7 @@ import {
   expandAssignment,
   expandWord,
   type Field,
+  fieldAsValue,
   heredocSubstitutions,
   type Lookup,
 } from './expandWord.js';
@@ -351,13 +352,13 @@ export class Analyser {
         const f = positional[k];
         writableVars(this.state).set(
           String(k),
-          f === undefined ? [''] : f.uncertain !== undefined || f.under || f.pipe ? null : [f.value],
+          f === undefined ? [''] : fieldAsValue(f) === null ? null : [fieldAsValue(f)!],
         );
       }
       const rest = positional.slice(1);
       writableVars(this.state).set(
         '@',
-        rest.some((f) => f.uncertain !== undefined || f.under || f.pipe) ? null : rest.map((f) => f.value),
+        rest.some((f) => fieldAsValue(f) === null) ? null : rest.map((f) => fieldAsValue(f)!),
       );
       writableVars(this.state).set('*', this.state.vars.get('@')!);
       writableVars(this.state).set('#', [String(rest.length)]);
@@ -521,8 +522,9 @@ export class Analyser {
         else {
           for (const w of node.list) {
             for (const f of this.expand(this.text(w, src), depth)) {
-              if (f.uncertain !== undefined || f.glob >= 0) values = null;
-              else values?.push(f.value);
+              const v = fieldAsValue(f);
+              if (v === null) values = null;
+              else values?.push(v);
             }
           }
         }

@@ -284,6 +284,9 @@ class WordExpander {
 }
 
 const GLOB = /[*?[]/;
+/** Marks a variable value that is a glob pattern standing for its matches (a `for` loop over a glob). */
+export const GLOB_MARK = '\u0001';
+const GLOB_MARK_CODE = 1;
 
 function firstGlob(text: string): number {
   for (let k = 0; k < text.length; k++) {
@@ -303,7 +306,19 @@ function toFields(raw: string, pieces: Piece[], choice: readonly string[], out: 
   };
   const unknown = pieces.find((p) => p.unknown)?.unknown;
   pieces.forEach((p, k) => {
-    const v = choice[k]!;
+    let v = choice[k]!;
+    // A loop variable over a glob (`for f in *.ts`) stands for whatever the glob matched, quoted or not.
+    const globbed = v.charCodeAt(0) === GLOB_MARK_CODE;
+    if (globbed) {
+      v = v.slice(1);
+      const f = start();
+      if (f.glob === -1) {
+        const g = firstGlob(v);
+        f.glob = f.value.length + (g === -1 ? 0 : g);
+      }
+      f.value += v;
+      return;
+    }
     if (!p.quoted && p.exp && unknown === undefined && /[ \t\n]/.test(v)) {
       const parts = v.split(/[ \t\n]+/);
       parts.forEach((part, idx) => {
@@ -399,6 +414,16 @@ export function expandWord(raw: string, lookup: Lookup): Expanded {
   return { fields, nested: ex.nested };
 }
 
+/**
+ * A field as a variable's value (from `for`, `env X=…`, `export X=…`, `bash -c … ARGS`): `null` when not
+ * known; a glob keeps standing for its matches, so `"$X"` later is judged as the glob's directory.
+ */
+export function fieldAsValue(f: Field, offset = 0): string | null {
+  if (f.uncertain !== undefined || f.under || f.pipe) return null;
+  const value = f.value.slice(offset);
+  return f.glob >= offset ? GLOB_MARK + value : value;
+}
+
 /** The value of an assignment's right-hand side: no splitting, no globbing; `null` when unknown. */
 export function expandAssignment(
   valueText: string,
@@ -412,7 +437,12 @@ export function expandAssignment(
     if (err instanceof ShellParseError) return { values: null, nested: ex.nested };
     throw err;
   }
-  if (valueText.startsWith('(') || pieces.some((p) => p.unknown)) return { values: null, nested: ex.nested };
+  if (
+    valueText.startsWith('(') ||
+    pieces.some((p) => p.unknown || p.vals.some((v) => v.includes(GLOB_MARK)))
+  ) {
+    return { values: null, nested: ex.nested };
+  }
   let values = [''];
   for (const p of pieces) {
     const next: string[] = [];

@@ -1,4 +1,5 @@
 import { parseArgs } from '../argv.js';
+import { fieldAsValue } from '../expandWord.js';
 import type { CommandHandler } from '../extractTypes.js';
 import { literal, noPaths, simple } from './spec.js';
 
@@ -30,7 +31,8 @@ const declare: CommandHandler = (cx) => {
   }
   for (const f of cx.args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
-    if (m) cx.setVar(m[1]!, f.uncertain === undefined && !m[2] ? [f.value.slice(m[0].length)] : null);
+    const v = m && !m[2] ? fieldAsValue(f, m[0].length) : null;
+    if (m) cx.setVar(m[1]!, v === null ? null : [v]);
     else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
       cx.setVar(f.value, null);
   }

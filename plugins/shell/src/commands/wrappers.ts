@@ -1,5 +1,5 @@
 import { type ArgSpec, has, parseArgs, values } from '../argv.js';
-import type { Field } from '../expandWord.js';
+import { type Field, fieldAsValue } from '../expandWord.js';
 import type { CommandContext, CommandHandler } from '../extractTypes.js';
 import { emitOptions } from './spec.js';
 
@@ -83,7 +83,8 @@ const env: CommandHandler = (cx) => {
     const f = p.operands[k]!;
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(f.value);
     if (!m) break;
-    cx.setVar(m[1]!, f.uncertain === undefined ? [f.value.slice(m[0].length)] : null);
+    const v = fieldAsValue(f, m[0].length);
+    cx.setVar(m[1]!, v === null ? null : [v]);
   }
   // `env -i` empties the environment the command (and any shell it starts) sees.
   cx.exec(p.operands.slice(k), has(p, '-i', '--ignore-environment') ? 'clean' : undefined);
