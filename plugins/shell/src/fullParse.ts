@@ -11,7 +11,10 @@ const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
  * removed, which loses whether `*` or `$X` was quoted.
  */
 export function fullParse(lexed: Lexed, src: string, from = 0, to = src.length): Node {
-  const text = from === 0 && to === src.length ? lexed.masked : lexed.masked.slice(from, to);
+  let text = from === 0 && to === src.length ? lexed.masked : lexed.masked.slice(from, to);
+  // bash-parser shifts `&` onto the wrong command when the text starts with newlines: blank them.
+  const lead = /^\s*/.exec(text)![0];
+  if (lead.includes('\n')) text = ' '.repeat(lead.length) + text.slice(lead.length);
   if (lexed.tokens.length === 0 || text.trim() === '') return { t: 'seq', items: [] };
   let ast: BpNode;
   try {

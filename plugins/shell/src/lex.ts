@@ -208,7 +208,10 @@ export function lex(src: string): Lexed {
     }
     if (c === '#') {
       const nl = src.indexOf('\n', i);
-      i = nl === -1 ? n : nl;
+      const end = nl === -1 ? n : nl;
+      // Comments are nothing to bash-parser either (and a leading one confuses its `&` handling).
+      edits.push([i, end, ' '.repeat(end - i)]);
+      i = end;
       continue;
     }
     if (c === ';') {
