@@ -12,6 +12,7 @@ import { type AuditIo, registerAudit, runTail } from '../src/commands/audit.js';
 
 const denyOutside: GuardPlugin = {
   name: 'deny-outside',
+  policy: true,
   apply(hooks) {
     hooks.collectAccesses.tap('x', (a, call, state) => [
       ...a,

@@ -133,6 +133,7 @@ describe('toolgate hook: the workspace', () => {
   // A policy over <workspace>: writes only inside ctx.workspace.
   const workspaceOnly: GuardPlugin = {
     name: 'workspace-only',
+    policy: true,
     apply(hooks) {
       hooks.collectAccesses.tap('x', (accesses, call, state) =>
         typeof call.args.path === 'string'

@@ -256,7 +256,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const freeze = () => {
     if (frozen) return;
     frozen = true;
-    hasPolicy = policies.length > 0 || hooks.beforeToolCall.taps.length > 0;
+    hasPolicy = policies.length > 0;
     collectSync = hooks.collectAccesses.taps.every((t) => t.type === 'sync');
     beforeSync = hooks.beforeToolCall.taps.every((t) => t.type === 'sync');
   };
@@ -285,13 +285,18 @@ export function createGuard(options: GuardOptions = {}): Guard {
       if (uncertainAction === 'deny') return finding;
       state.prompt(finding);
     }
-    if (!hasPolicy) return unguardedFinding(state);
-    if (!beforeSync) return hooks.beforeToolCall.promise(call, state);
+    // Every tap runs (a non-policy plugin may still deny); then, when no installed plugin is a policy, a call
+    // that touches paths gets the `unguarded` answer.
+    if (!beforeSync) {
+      return hooks.beforeToolCall
+        .promise(call, state)
+        .then((result) => result ?? (hasPolicy ? undefined : unguardedFinding(state)));
+    }
     for (const tap of hooks.beforeToolCall.taps) {
       const result = tap.fn(call, state) as Finding | undefined;
       if (result !== undefined) return result;
     }
-    return undefined;
+    return hasPolicy ? undefined : unguardedFinding(state);
   };
 
   const unguardedFinding = (state: CallStateImpl): Finding | undefined => {

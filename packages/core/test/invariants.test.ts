@@ -141,9 +141,13 @@ describe('invariant 2: fail closed', () => {
   });
 
   it('an uncertain access ⇒ DENY even when no policy objects, or PROMPT when the guard says so', async () => {
-    const lenient = plugin('lenient', (hooks) => {
-      hooks.beforeToolCall.tap('x', () => undefined);
-    });
+    // A policy that objects to nothing.
+    const lenient = {
+      ...plugin('lenient', (hooks) => {
+        hooks.beforeToolCall.tap('x', () => undefined);
+      }),
+      policy: true,
+    };
     const g = createGuard({ plugins: [pathExtractor(), lenient] });
     const d = await g.check(call('read_file', { path: '$SECRET_DIR/x' }), ctx());
     expect(d.action).toBe('deny');
@@ -215,6 +219,18 @@ describe('invariant 2: fail closed', () => {
     expect(d.reasons[0]?.code).toBe('NO_POLICY');
     const a = await createGuard({ plugins: [pathExtractor()], unguarded: 'allow' }).check(call(), ctx());
     expect(a.action).toBe('allow');
+  });
+
+  it('bug: a plugin tapping beforeToolCall for another reason made an unguarded guard look guarded', async () => {
+    const veto = plugin('metachar-veto', (hooks) => {
+      hooks.beforeToolCall.tap({ stage: Stage.GUARD }, () => undefined);
+    });
+    const d = await createGuard({ plugins: [pathExtractor(), veto] }).check(
+      call('read_file', { path: '/etc/passwd' }),
+      ctx(),
+    );
+    expect(d.action).toBe('deny');
+    expect(d.reasons[0]?.code).toBe('NO_POLICY');
   });
 
   it('a malformed call ⇒ DENY with INVALID_CALL, and a malformed context is a clear error', async () => {

@@ -20,6 +20,7 @@ const ctx: CallContext = {
 function extractor(claimShell: boolean): GuardPlugin {
   return {
     name: 'extract',
+    policy: true,
     apply(hooks) {
       hooks.collectAccesses.tap('x', (accesses, call, state) => {
         if (claimShell) state.claim('shell');

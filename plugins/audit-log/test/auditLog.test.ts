@@ -68,6 +68,7 @@ describe('auditLog: what is recorded', () => {
       plugins: [
         {
           name: 'seed-policy',
+          policy: true,
           apply(hooks) {
             hooks.collectAccesses.tap('x', (a, call, state) => [
               ...a,

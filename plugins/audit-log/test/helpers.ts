@@ -18,6 +18,7 @@ export function context(root: string, over: Partial<CallContext> = {}): CallCont
 export function workspacePolicy(): GuardPlugin {
   return {
     name: 'ws-policy',
+    policy: true,
     apply(hooks) {
       hooks.collectAccesses.tap('x', (accesses, call, state) => {
         const op = call.tool.startsWith('read') ? 'read' : 'write';

@@ -26,6 +26,7 @@ describe('severity in records (fixtures/severity.jsonl: one case per line)', () 
         plugins: [
           {
             name: 'fixed',
+            policy: true,
             apply(hooks) {
               hooks.collectAccesses.tap('x', (a) => [
                 ...a,

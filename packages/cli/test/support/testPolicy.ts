@@ -13,6 +13,7 @@ const TOOLS: Record<string, { op: Op; key: string; subtree?: boolean }> = {
 export function testPolicy(options: { write: string[]; prompt?: string[] }): GuardPlugin {
   return {
     name: 'test-policy',
+    policy: true,
     apply(hooks) {
       hooks.collectAccesses.tap('extract', (accesses, call, state) => {
         const spec = TOOLS[call.tool];

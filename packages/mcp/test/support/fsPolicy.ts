@@ -30,6 +30,7 @@ export function fsPolicy(options: FsPolicyOptions): GuardPlugin {
   const prompt = options.prompt ?? [];
   return {
     name: 'test-fs-policy',
+    policy: true,
     apply(hooks) {
       hooks.collectAccesses.tap('extract', (accesses, call, state) => {
         const spec = TOOLS[call.tool];

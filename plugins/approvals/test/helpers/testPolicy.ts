@@ -22,6 +22,7 @@ export function testPolicy(options: TestPolicyOptions): GuardPlugin {
   const deny = options.deny ?? [];
   return {
     name: 'test-policy',
+    policy: true,
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
         const kind = TOOLS[call.tool];

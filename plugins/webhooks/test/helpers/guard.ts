@@ -7,6 +7,7 @@ import { type CallContext, createGuard, type GuardPlugin, isWithin } from '@tool
 export function workspacePolicy(): GuardPlugin {
   return {
     name: 'workspace-policy',
+    policy: true,
     apply(hooks) {
       hooks.collectAccesses.tap('extract', (accesses, call, state) => {
         const raw = call.args.path;
