@@ -19,10 +19,13 @@ export default async function coreBench(): Promise<void> {
     mkdirSync(join(ws, 'src'), { recursive: true });
     mkdirSync(join(root, 'home'), { recursive: true });
     writeFileSync(join(ws, 'src', 'index.ts'), '');
+    writeFileSync(join(ws, 'src', 'a.ts'), '');
+    writeFileSync(join(ws, 'src', 'b.ts'), '');
     writeFileSync(join(root, 'home', 'notes.md'), '');
     mkdirSync(join(root, 'target'), { recursive: true });
     writeFileSync(join(root, 'target', 'file'), '');
     symlinkSync(join(root, 'target'), join(ws, 'link'));
+    const four = ['src/index.ts', 'src/a.ts', 'src/b.ts', 'src/new.ts'];
     const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env: {} };
     const call = { tool: 'web_search', args: { query: 'x' } };
     const guards = [0, 1, 5].map((n) =>
@@ -49,6 +52,19 @@ export default async function coreBench(): Promise<void> {
       { name: 'tilde (~/notes.md)', fn: () => resolvePath('~/notes.md', ctx) },
       { name: 'through a symlink (link/file)', fn: () => resolvePath('link/file', ctx) },
       { name: 'new file in existing dir (src/new.ts)', fn: () => resolvePath('src/new.ts', ctx) },
+      {
+        name: '4 paths in one dir, one call (shared realDirs)',
+        fn: () => {
+          const realDirs = new Set<string>();
+          for (const p of four) resolvePath(p, ctx, { realDirs });
+        },
+      },
+      {
+        name: '4 paths in one dir, no sharing',
+        fn: () => {
+          for (const p of four) resolvePath(p, ctx);
+        },
+      },
       { name: 'new file in new dir (src/new/file.ts)', fn: () => resolvePath('src/new/file.ts', ctx) },
     ]);
   } finally {

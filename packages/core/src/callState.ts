@@ -58,6 +58,7 @@ export class CallStateImpl implements CallState {
   private matchList: MatchedRule[] | undefined = undefined;
   private cache: Map<string, ResolvedPath> | undefined = undefined;
   private claims: Set<string> | undefined = undefined;
+  private realDirs: Set<string> | undefined = undefined;
 
   constructor(id: string, call: ToolCall, ctx: CallContext, session: Map<string, unknown>) {
     this.id = id;
@@ -100,7 +101,8 @@ export class CallStateImpl implements CallState {
     this.cache ??= new Map();
     let hit = this.cache.get(key);
     if (hit === undefined) {
-      hit = resolvePath(raw, this.ctx, options);
+      this.realDirs ??= new Set();
+      hit = resolvePath(raw, this.ctx, { ...options, realDirs: this.realDirs });
       this.cache.set(key, hit);
     }
     return hit;

@@ -6,6 +6,12 @@ import type { ResolvedPath, SymlinkHop } from './types.js';
 
 export interface ResolveOptions extends ExpandOptions {
   /**
+   * Directories already found real (no symlink on their path) *during the current call*; filled in as paths
+   * are resolved, so later paths in the same directory cost one lstat. Never share it across calls: a link
+   * can be created between two calls. `state.resolve` manages one per call.
+   */
+  realDirs?: Set<string>;
+  /**
    * Follow a symlink in the last component (default true). `false` is for operations on the link itself —
    * delete, rename, `ln -sf` over it — which touch the link, not its target. A trailing `/` always follows,
    * as the kernel does.
@@ -151,7 +157,37 @@ function resolveNewFile(full: string, lexical: string): Walk | undefined {
   return { real: lexical, exists: false };
 }
 
-function resolveFull(full: string, lexical: string, hops: SymlinkHop[]): Walk {
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash <= 0 ? '/' : path.slice(0, slash);
+}
+
+/** A path in a directory this call already found real: one lstat of the last component decides. */
+function resolveInRealDir(full: string, lexical: string): Walk | undefined {
+  let st: ReturnType<typeof lstatSync> | undefined;
+  try {
+    st = lstatSync(lexical, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (st === undefined) return { real: lexical, exists: false };
+  if (st.isSymbolicLink()) return undefined; // the walk follows it and records the hop
+  if (!st.isDirectory() && (full.endsWith('/') || full.endsWith('/.'))) return undefined; // ENOTDIR
+  return { real: lexical, exists: true };
+}
+
+function resolveFull(full: string, lexical: string, hops: SymlinkHop[], realDirs?: Set<string>): Walk {
+  if (realDirs !== undefined && !full.includes('/..') && realDirs.has(parentOf(lexical))) {
+    const known = resolveInRealDir(full, lexical);
+    if (known !== undefined) return known;
+  }
+  const result = resolveFullUncached(full, lexical, hops);
+  // Remember the directory only when the answer involved no link: then every ancestor is real.
+  if (realDirs !== undefined && result.real === lexical && hops.length === 0) realDirs.add(parentOf(lexical));
+  return result;
+}
+
+function resolveFullUncached(full: string, lexical: string, hops: SymlinkHop[]): Walk {
   // Fast paths, each a few syscalls and no thrown fs errors (an exception costs more than the syscall):
   // an existing path with no symlink or `..` involved is answered by one realpath(3); a new file in an
   // existing, link-free directory by realpath(3) of the directory. Anything else takes the component walk,
@@ -209,7 +245,7 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
   const trailingSlash = full.endsWith('/');
   const base = posix.basename(full);
   if (options.followFinal === false && !trailingSlash && base !== '.' && base !== '..' && lexical !== '/') {
-    const parent = resolveFull(posix.dirname(full), posix.dirname(lexical), hops);
+    const parent = resolveFull(posix.dirname(full), posix.dirname(lexical), hops, options.realDirs);
     if (parent.real === null) result = parent;
     else {
       const real = parent.real === '/' ? `/${base}` : `${parent.real}/${base}`;
@@ -225,7 +261,7 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
       result = { real, exists };
     }
   } else {
-    result = resolveFull(full, lexical, hops);
+    result = resolveFull(full, lexical, hops, options.realDirs);
   }
 
   if (result.real === null) {

@@ -51,8 +51,16 @@ describe('resolvePath properties over random trees of directories and symlinks',
       fc.property(treeArb, fc.array(pathArb, { minLength: 1, maxLength: 12 }), (links, paths) => {
         const root = buildTree(links);
         const ctx = { cwd: root, workspace: root, home: root, env: {} };
+        // One call resolving many paths shares its set of known-real directories: same answers as fresh.
+        const realDirs = new Set<string>();
         for (const p of paths) {
           const ours = resolvePath(p, ctx);
+          const shared = resolvePath(p, ctx, { realDirs });
+          expect({ real: shared.real, exists: shared.exists, certain: shared.certain }).toEqual({
+            real: ours.real,
+            exists: ours.exists,
+            certain: ours.certain,
+          });
           const k = kernel(`${root}/${p}`);
           if (k.real !== undefined) {
             expect(ours.certain).toBe(true);
