@@ -58,6 +58,8 @@ export class Analyser {
   /** Set while analysing a command run as another user or with an emptied environment. */
   private envMode: 'other-user' | 'clean' | undefined;
   private readonly memo = new Map<string, ResolvedPath>();
+  // Directories found real during this extraction (one call): later paths in them cost one lstat.
+  private readonly realDirs = new Set<string>();
   private state: ShellState;
   readonly maxDepth: number;
   private readonly prefix: string;
@@ -103,7 +105,11 @@ export class Analyser {
     const key = `${cwd}\0${tilde ? 1 : 0}${followFinal ? 1 : 0}\0${value}`;
     let hit = this.memo.get(key);
     if (!hit) {
-      hit = resolvePath(value, { ...this.ctx, cwd }, { tilde, vars: false, followFinal });
+      hit = resolvePath(
+        value,
+        { ...this.ctx, cwd },
+        { tilde, vars: false, followFinal, realDirs: this.realDirs },
+      );
       this.memo.set(key, hit);
     }
     return hit;
