@@ -137,9 +137,8 @@ function walk(full: string, hops: SymlinkHop[]): Walk {
   return { real: `/${out.join('/')}`, exists: !passedMissing };
 }
 
-function resolveNewFile(full: string, lexical: string): Walk | undefined {
-  const slash = lexical.lastIndexOf('/');
-  const dir = slash === 0 ? '/' : lexical.slice(0, slash);
+function resolveNewFile(lexical: string): Walk | undefined {
+  const dir = parentOf(lexical);
   if (!existsSync(dir)) return undefined; // the directory is missing too: the walk answers
   try {
     if (realpathSync.native(dir) !== dir) return undefined; // behind a link: the walk records the hops
@@ -203,7 +202,7 @@ function resolveFullUncached(full: string, lexical: string, hops: SymlinkHop[]):
         }
       }
     } else if (!full.endsWith('/')) {
-      const newFile = resolveNewFile(full, lexical);
+      const newFile = resolveNewFile(lexical);
       if (newFile !== undefined) return newFile;
     }
   }
