@@ -5,7 +5,7 @@ import { askStrategy, type Outcome } from './askStrategy.js';
 import { answerFromGrants, grantsFromAnswer, pruneGrants } from './grants.js';
 import { type ApprovalsOptions, type CompiledOptions, compileOptions } from './options.js';
 import { appendOverlay, ruleFor } from './overlayFile.js';
-import { persistSession, type SessionState, sessionOf, type Warn } from './sessionState.js';
+import { CANCELLED_KEY, persistSession, type SessionState, sessionOf, type Warn } from './sessionState.js';
 import { countApprovals } from './suggestion.js';
 import type { Grant } from './types.js';
 
@@ -15,7 +15,7 @@ const cancelledAnswer = (): PromptAnswer => ({
   approved: false,
   code: 'SESSION_CANCELLED',
   by: NAME,
-  reason: 'the session was cancelled by the user (q); every later call that needs approval is denied',
+  reason: 'the session was cancelled by the user (q); every later call is denied',
 });
 
 function describeGrant(g: Grant): string {
@@ -111,11 +111,25 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
         });
         s.inflight.set(p.key, asking);
         try {
-          return await asking;
+          const answer = await asking;
+          if (s.cancelled) state.session.set(CANCELLED_KEY, true);
+          return answer;
         } finally {
           s.inflight.delete(p.key);
         }
       });
+
+      // Seed 002: `q` cancels the session — every later call is denied, also calls that need no approval.
+      // A synchronous tap on an in-memory flag, so calls of sessions never cancelled pay nothing.
+      hooks.beforeToolCall.tap({ stage: Stage.GUARD }, (_call, state) =>
+        state.session.get(CANCELLED_KEY) === true
+          ? {
+              action: 'deny',
+              code: 'SESSION_CANCELLED',
+              reason: 'the session was cancelled by the user (q); every later call is denied',
+            }
+          : undefined,
+      );
     },
   };
 }

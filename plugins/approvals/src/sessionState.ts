@@ -20,6 +20,8 @@ export interface SessionState {
 }
 
 const KEY = 'approvals:session';
+/** A synchronous flag beside the state, so every later call (not only prompts) can be refused at once. */
+export const CANCELLED_KEY = 'approvals:cancelled';
 
 export type Warn = (message: string, details: Record<string, unknown>) => void;
 
@@ -53,6 +55,7 @@ export function sessionOf(state: CallState, dir: string | undefined, warn: Warn)
       if (result.kind === 'loaded') {
         s.grants = result.data.grants;
         s.cancelled = result.data.cancelled;
+        if (s.cancelled) state.session.set(CANCELLED_KEY, true);
         s.confirmations = result.data.confirmations;
       } else if (result.kind === 'corrupt') {
         warn(

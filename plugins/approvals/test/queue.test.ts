@@ -122,6 +122,13 @@ describe('queue strategy', () => {
     ]);
     expect(again1.approval?.by).toBe('grant');
     expect(again2.envelope?.code).toBe('SESSION_CANCELLED');
+    // q cancels every later call of that session, also one the policy allows without asking (seed 002).
+    const [plain1, plain2] = await Promise.all([
+      guard.check(write('notes.txt'), s1),
+      guard.check(write('notes.txt'), s2),
+    ]);
+    expect(plain1.action).toBe('allow');
+    expect(plain2.envelope?.code).toBe('SESSION_CANCELLED');
     expect(q.pending()).toHaveLength(0);
     // Ending session one forgets its grants.
     guard.endSession('session-one');
