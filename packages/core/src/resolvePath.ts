@@ -227,18 +227,17 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
   const full = expanded.startsWith('/') ? expanded : `${ctx.cwd}/${expanded}`;
   const lexical = posix.resolve(full);
   const hops: SymlinkHop[] = [];
-  if (!expansion.certain) {
-    return {
-      raw,
-      expanded,
-      lexical,
-      real: null,
-      certain: false,
-      reason: expansion.reason!,
-      hops,
-      exists: false,
-    };
-  }
+  const uncertain = (reason: string): ResolvedPath => ({
+    raw,
+    expanded,
+    lexical,
+    real: null,
+    certain: false,
+    reason,
+    hops,
+    exists: false,
+  });
+  if (!expansion.certain) return uncertain(expansion.reason ?? 'cannot expand');
 
   let result: Walk;
   const trailingSlash = full.endsWith('/');
@@ -251,8 +250,7 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
       let exists = false;
       if (parent.exists) {
         try {
-          lstatSync(real);
-          exists = true;
+          exists = lstatSync(real, { throwIfNoEntry: false }) !== undefined;
         } catch {
           exists = false;
         }
@@ -263,17 +261,6 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
     result = resolveFull(full, lexical, hops, options.realDirs);
   }
 
-  if (result.real === null) {
-    return {
-      raw,
-      expanded,
-      lexical,
-      real: null,
-      certain: false,
-      reason: result.reason ?? 'unresolvable',
-      hops,
-      exists: false,
-    };
-  }
+  if (result.real === null) return uncertain(result.reason ?? 'unresolvable');
   return { raw, expanded, lexical, real: result.real, certain: true, hops, exists: result.exists };
 }
