@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import { claudeCodeAnswer, claudeCodeDeny } from './claudeCodeAnswer.js';
 import { globRoot } from './globRoot.js';
 import type { HookHost, MappedCall } from './hookHost.js';
+import { passThroughCall } from './mcpToolCall.js';
 
 /**
  * Claude Code's built-in tools mapped onto the tool names toolgate's classification knows (the MCP filesystem
@@ -64,15 +65,8 @@ export function mapClaudeCodeTool(toolName: string, input: Record<string, unknow
     }
     case 'Bash':
       return { call: { tool: 'bash', args: { command: str(input, 'command') } } };
-    default: {
-      // mcp__<server>__<tool>: judged as the server's tool (server names may contain "_", tool names follow the last "__").
-      if (toolName.startsWith('mcp__')) {
-        const at = toolName.lastIndexOf('__');
-        const tool = toolName.slice(at + 2);
-        if (at > 4 && tool !== '') return { call: { tool, args: input } };
-      }
-      return { call: { tool: toolName, args: input } };
-    }
+    default:
+      return { call: passThroughCall(toolName, input) };
   }
 }
 

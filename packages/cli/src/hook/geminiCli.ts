@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Decision, RejectionEnvelope } from '@toolgate/core';
 import { globRoot } from './globRoot.js';
 import { blockingError, denyReason, type HookAnswer, type HookHost, type MappedCall } from './hookHost.js';
+import { passThroughCall } from './mcpToolCall.js';
 
 // Gemini CLI hooks reference, BeforeTool: exit 0 with `{decision: "allow" | "deny", reason}` on stdout;
 // exit 2 blocks with stderr as the reason. Its file tools have renamed their path parameter across releases
@@ -78,14 +79,8 @@ export function mapGeminiTool(toolName: string, input: Record<string, unknown>, 
         return { uncertain: `run_shell_command directory ${JSON.stringify(dir)} is not a string` };
       return { call, cwd: isAbsolute(dir) ? dir : join(cwd, dir) };
     }
-    default: {
-      if (toolName.startsWith('mcp__')) {
-        const at = toolName.lastIndexOf('__');
-        const tool = toolName.slice(at + 2);
-        if (at > 4 && tool !== '') return { call: { tool, args: input } };
-      }
-      return { call: { tool: toolName, args: input } };
-    }
+    default:
+      return { call: passThroughCall(toolName, input) };
   }
 }
 
