@@ -21,6 +21,10 @@ export const verdictCodes = {
   SESSION_CANCELLED: 'The session was cancelled by a human; every later call is denied.',
   PROMPT_LIMIT: 'The session reached its maximum number of approval requests; further prompts are denied.',
   SHELL_UNCERTAIN: 'A shell command contains a construct whose paths cannot be determined.',
+  SUBTREE_UNBOUNDED:
+    'A subtree access could not be walked within its bound (entries or time), or the same command may write into it first; it was judged by every rule that could match anything beneath it.',
+  SHELL_BUDGET:
+    'Analysing the shell command exceeded its time or size budget; what was not analysed is uncertain.',
   SHELL_METACHARACTER:
     'A shell command contains a metacharacter the policy forbids (`$()`, backticks, `eval`, `source`…).',
 } as const;

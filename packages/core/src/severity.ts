@@ -63,7 +63,7 @@ interface CompiledSeverity {
 const LEVELS: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
 // Compiled once per rule list (and per operation): one map lookup per path component instead of a scan of
 // every rule, on the path of every audited or notified decision.
-const compiledCache = new WeakMap<readonly SeverityRule[], Record<Op, CompiledSeverity>>();
+const compiledCache = new WeakMap<readonly SeverityRule[], Record<'read' | 'write', CompiledSeverity>>();
 
 function compileFor(rules: readonly SeverityRule[], op: Op): CompiledSeverity {
   const out: CompiledSeverity = { under: [], component: new Map(), basename: new Map() };
@@ -81,12 +81,13 @@ function compileFor(rules: readonly SeverityRule[], op: Op): CompiledSeverity {
 }
 
 function compiled(rules: readonly SeverityRule[], op: Op): CompiledSeverity {
-  let entry = compiledCache.get(rules);
+  let entry: Record<'read' | 'write', CompiledSeverity> | undefined = compiledCache.get(rules);
   if (!entry) {
     entry = { read: compileFor(rules, 'read'), write: compileFor(rules, 'write') };
     compiledCache.set(rules, entry);
   }
-  return entry[op];
+  // Listing names is a read of the directory for severity, as for policies.
+  return entry[op === 'list' ? 'read' : op];
 }
 
 function levelOf(path: string, table: CompiledSeverity, floor: number): number {

@@ -23,7 +23,11 @@ export interface CallContext {
   userId?: string;
 }
 
-export type Op = 'read' | 'write';
+/**
+ * `list` reads names and metadata only (`ls`, `stat`, `find` without actions that open files, MCP
+ * `list_directory`): policies judge it as a read of the directory itself, never of the files in it.
+ */
+export type Op = 'read' | 'write' | 'list';
 /** `subtree`: the access may touch anything beneath `path` (`rm -r`, `grep -r`, a glob like `/etc/*`). */
 export type Scope = 'path' | 'subtree';
 
@@ -69,6 +73,31 @@ export interface Access {
   hops?: SymlinkHop[];
   /** The operation acts on a symlink itself (delete, rename, `ln -sf`): the link is not followed. */
   onLink?: boolean;
+  /**
+   * Subtree accesses only: the program follows symlinks it meets beneath the root (`grep -R`, `cp -rL`,
+   * `tar -h`, `find -L`). Without it a walk judges a link beneath the root as the link, not its target.
+   */
+  followLinks?: boolean;
+  /**
+   * Subtree accesses only: why what lies beneath cannot be known at check time (the same command line may
+   * write into it first: `cp -r other/ ws/ && tar czf x ws`). Policies then take the worst case.
+   */
+  unknownContents?: string;
+  /**
+   * Subtree accesses only: entries beneath the root the program skips (`git add -A` skips ignored files,
+   * `git grep` reads tracked files only). A policy's walk does not judge what it skips.
+   */
+  filter?: SubtreeFilter;
+}
+
+/**
+ * Which entries beneath a subtree access the program really touches. `skips` gets the path relative to the
+ * access's root (`src/a.ts`, no leading `./`) and whether it is a directory; it must be pure and cheap (it
+ * runs inside the policy's walk). `name` says what it is for explain and audit (`gitignore of /ws`).
+ */
+export interface SubtreeFilter {
+  readonly name: string;
+  skips(relPath: string, isDir: boolean): boolean;
 }
 
 /** A rule of some policy that matched an access; data for explain and audit. */

@@ -24,7 +24,8 @@ export function ruleFor(grant: Grant, sessionId: string): OverlayRule {
     grant.scope === 'subtree' ? `${base}/**` : grant.scope === 'directory' ? `${base}/*` : grant.path;
   return {
     pattern,
-    access: grant.op,
+    // A granted listing is a read of the directory in the policy model.
+    access: grant.op === 'list' ? 'read' : grant.op,
     source: 'approvals',
     sessionId,
     by: grant.by,

@@ -20,8 +20,10 @@ export function countApprovals(s: SessionState, items: readonly ApprovalItem[], 
   const seen = new Set<string>();
   for (const item of items) {
     if (item.realPath === null) continue;
+    // A listing approved is a read of the directory in the policy model.
+    const op = item.op === 'list' ? 'read' : item.op;
     const directory = item.scope === 'subtree' ? item.realPath : dirname(item.realPath);
-    const key = `${item.op}\u0000${directory}`;
+    const key = `${op}\u0000${directory}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const n = (s.approvedDirs.get(key) ?? 0) + 1;
@@ -30,11 +32,11 @@ export function countApprovals(s: SessionState, items: readonly ApprovalItem[], 
     const pattern = `${directory === '/' ? '' : directory}/**`;
     out.push({
       sessionId: s.sessionId,
-      op: item.op,
+      op,
       directory,
       approvals: n,
-      rule: { pattern, access: item.op },
-      message: `toolgate: ${item.op} in ${directory} was approved ${n} times this session. To stop being asked, add a policy rule: {"pattern": ${JSON.stringify(pattern)}, "access": "${item.op}"}`,
+      rule: { pattern, access: op },
+      message: `toolgate: ${op} in ${directory} was approved ${n} times this session. To stop being asked, add a policy rule: {"pattern": ${JSON.stringify(pattern)}, "access": "${op}"}`,
     });
   }
   return out;

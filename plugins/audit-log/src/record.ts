@@ -15,7 +15,7 @@ export type RecordLevel = 'SECURITY_VIOLATION' | 'DECISION';
 
 /** One path of a call, as the model wrote it and as it resolved. */
 export interface RecordPath {
-  op: 'read' | 'write';
+  op: 'read' | 'write' | 'list';
   scope: 'path' | 'subtree';
   raw: string;
   path: string;

@@ -162,7 +162,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     vector: Vector,
     trace: TraceEntry[] | undefined,
   ): Evaluation => {
-    const op = access.op;
+    const op = access.op === 'list' ? 'read' : access.op;
     const matched: PolicyRule[] = [];
     let best: BoundRule | undefined;
     let restrictive: BoundRule | undefined;
@@ -231,7 +231,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     let decision = own.decision;
     let rule = own.rule;
     const matched = [...own.matched];
-    const op = access.op;
+    const op = access.op === 'list' ? 'read' : access.op;
     let covered = false;
     const rootAncestors = ancestors(real);
     const inside = `${real === '/' ? '' : real}/`;
@@ -282,7 +282,9 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
   return {
     policy,
     expanded: bound.map((b) => b.compiled.patterns),
-    evaluate(access, options) {
+    evaluate(given, options) {
+      // Listing names is judged as a read of the directory itself (seeds: `list_directory` is a read tool).
+      const access: Access = given.op === 'list' ? { ...given, op: 'read' } : given;
       const trace = options?.trace ? [] : undefined;
       const vector = vectorOf(access);
       const real = access.realPath;

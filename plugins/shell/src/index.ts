@@ -1,6 +1,4 @@
-export type { ArgSpec } from './argv.js';
-export { commandTable } from './commands/table.js';
-export { extractAccesses } from './extractAccesses.js';
+export { extractAccesses } from './effects/extractAccesses.js';
 export type {
   CommandContext,
   CommandHandler,
@@ -9,10 +7,12 @@ export type {
   ExtractOptions,
   Metacharacters,
   UnknownCommands,
-} from './extractTypes.js';
-export { findMetacharacters } from './findMetacharacters.js';
-export { ShellParseError } from './parseError.js';
-export type { ParseMode } from './parseScript.js';
-export { parseScript } from './parseScript.js';
+} from './effects/extractTypes.js';
+export { findMetacharacters } from './lex/findMetacharacters.js';
+export { ShellParseError } from './lex/parseError.js';
+export type { ParseMode } from './parse/parseScript.js';
+export { parseScript } from './parse/parseScript.js';
+export type { ArgSpec } from './programs/argv.js';
+export { commandTable } from './programs/table.js';
 export type { ShellOptions, ShellToolSpec } from './shell.js';
 export { shell } from './shell.js';

@@ -1,6 +1,6 @@
 import { type Access, type CallState, type GuardPlugin, Stage, uncertainAccess } from '@toolgate/core';
-import { extractAccesses } from './extractAccesses.js';
-import type { Extraction } from './extractTypes.js';
+import { extractAccesses } from './effects/extractAccesses.js';
+import type { Extraction } from './effects/extractTypes.js';
 import { compileShellOptions, type ShellOptions } from './shellOptions.js';
 
 export type { ShellOptions, ShellToolSpec } from './shellOptions.js';

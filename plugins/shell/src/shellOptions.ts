@@ -1,5 +1,5 @@
 import { describeValue, ToolgateError } from '@toolgate/core';
-import type { Metacharacters, UnknownCommands } from './extractTypes.js';
+import type { Metacharacters, UnknownCommands } from './effects/extractTypes.js';
 
 /** Where a shell tool keeps its command and (optionally) its working directory. */
 export interface ShellToolSpec {

@@ -1,6 +1,6 @@
 import type { Op } from '@toolgate/core';
+import type { Field } from '../state/expandWord.js';
 import type { Analyser } from './analyse.js';
-import type { Field } from './expandWord.js';
 import type { CommandContext, EmitOptions } from './extractTypes.js';
 import { unknownCommand } from './unknownCommand.js';
 

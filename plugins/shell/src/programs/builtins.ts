@@ -1,6 +1,6 @@
-import { parseArgs } from '../argv.js';
-import { fieldAsValue } from '../expandWord.js';
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
+import { fieldAsValue } from '../state/expandWord.js';
+import { parseArgs } from './argv.js';
 import { literal, noPaths, simple } from './spec.js';
 
 /** cd/pushd change the cwd for the rest of the list; `cd -`, `popd` or an unknown target make it unknown. */

@@ -1,5 +1,5 @@
-import { has, parseArgs, values } from '../argv.js';
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
+import { has, parseArgs, values } from './argv.js';
 import { emitOptions } from './spec.js';
 
 // sed's `w FILE`, `r FILE`, `e CMD` commands and the `w`/`e` flags of `s///` reach files and programs from

@@ -1,5 +1,5 @@
-import { has, parseArgs, values } from '../argv.js';
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
+import { has, parseArgs, values } from './argv.js';
 import { emitOptions, emitRole, literal, simple } from './spec.js';
 
 const REF = { '-r': 'read', '--reference': 'read' } as const;

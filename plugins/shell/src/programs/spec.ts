@@ -1,6 +1,6 @@
-import { type ArgSpec, has, type ParsedArgs, parseArgs } from '../argv.js';
-import type { Field } from '../expandWord.js';
-import type { CommandContext, CommandHandler, EmitOptions } from '../extractTypes.js';
+import type { CommandContext, CommandHandler, EmitOptions } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { type ArgSpec, has, type ParsedArgs, parseArgs } from './argv.js';
 
 /** What a command does to a path: `delete` acts on a link itself (rm, unlink), not its target. */
 export type Role = 'read' | 'write' | 'delete' | 'none';
@@ -48,6 +48,15 @@ export function emitOptions(cx: CommandContext, p: ParsedArgs, pathOpts: SimpleS
     if (/files0?-from$/.test(o.name)) cx.uncertain(`${o.name} names files we cannot see`, 'read');
   }
   if (p.strays.length > 0) cx.unknownOperands(p.strays);
+  unknownOptions(cx, p);
+}
+
+/**
+ * Options a complete table does not know: they may name files or run code, so the call is uncertain
+ * (issue 13: "an option the table does not know, on a program it does know, is uncertain — never skipped").
+ */
+export function unknownOptions(cx: CommandContext, p: ParsedArgs): void {
+  for (const o of p.unknown) cx.uncertain(`${cx.name}: option ${o} is not in its table`, 'write', o);
 }
 
 /** A command described by data: which options take arguments, which are paths, what operands are. */

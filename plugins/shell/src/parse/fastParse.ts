@@ -1,6 +1,6 @@
+import type { Tok } from '../lex/lex.js';
+import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, WordRef } from './ast.js';
-import type { Tok } from './lex.js';
-import { ShellParseError } from './parseError.js';
 
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 

@@ -8,9 +8,11 @@ import {
   resolvePath,
   uncertainAccess,
 } from '@toolgate/core';
-import type { Node, Redirect, Script, WordRef } from './ast.js';
-import { CommandCx } from './commandCx.js';
-import { commandTable } from './commands/table.js';
+import { findMetacharacters } from '../lex/findMetacharacters.js';
+import { ShellParseError } from '../lex/parseError.js';
+import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
+import { parseScript } from '../parse/parseScript.js';
+import { commandTable } from '../programs/table.js';
 import {
   type Expanded,
   expandAssignment,
@@ -19,12 +21,7 @@ import {
   fieldAsValue,
   heredocSubstitutions,
   type Lookup,
-} from './expandWord.js';
-import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
-import { findMetacharacters } from './findMetacharacters.js';
-import { ShellParseError } from './parseError.js';
-import { parseScript } from './parseScript.js';
-import { PlannedChanges } from './plannedChanges.js';
+} from '../state/expandWord.js';
 import {
   cloneState,
   merge,
@@ -33,7 +30,10 @@ import {
   type VarValue,
   writableFuncs,
   writableVars,
-} from './shellState.js';
+} from '../state/shellState.js';
+import { CommandCx } from './commandCx.js';
+import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
+import { PlannedChanges } from './plannedChanges.js';
 import { unknownCommand } from './unknownCommand.js';
 
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);

@@ -1,4 +1,4 @@
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
 import { archives } from './archives.js';
 import { buildTools } from './buildTools.js';
 import { builtins } from './builtins.js';

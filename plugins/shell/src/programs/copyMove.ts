@@ -1,6 +1,6 @@
-import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from '../argv.js';
-import type { Field } from '../expandWord.js';
-import type { CommandContext, CommandHandler } from '../extractTypes.js';
+import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from './argv.js';
 import { emitOptions, followsLinks, literal } from './spec.js';
 
 const TARGET = ['-t', '--target-directory'];

@@ -1,6 +1,6 @@
-import { has, parseArgs, values } from '../argv.js';
-import type { Field } from '../expandWord.js';
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { has, parseArgs, values } from './argv.js';
 import { emitOptions, literal } from './spec.js';
 
 const TAR_SHORT = 'fCTXbFgHIKLNVg';

@@ -1,4 +1,4 @@
-import type { Field } from './expandWord.js';
+import type { Field } from '../state/expandWord.js';
 import type { CommandContext } from './extractTypes.js';
 
 function pathLike(v: string): boolean {

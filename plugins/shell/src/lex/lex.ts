@@ -1,4 +1,4 @@
-import type { HeredocBody } from './ast.js';
+import type { HeredocBody } from '../parse/ast.js';
 import { ShellParseError } from './parseError.js';
 import { skipAnsi, skipBacktick, skipBrace, skipParen, skipSingle } from './scanNested.js';
 

@@ -1,6 +1,6 @@
+import { ShellParseError } from '../lex/parseError.js';
+import { skipAnsi, skipBacktick, skipBrace, skipDouble, skipParen, skipSingle } from '../lex/scanNested.js';
 import { braceExpand, TooManyExpansions } from './braceExpand.js';
-import { ShellParseError } from './parseError.js';
-import { skipAnsi, skipBacktick, skipBrace, skipDouble, skipParen, skipSingle } from './scanNested.js';
 
 /** Where variables come from: values (several for a `for` loop variable), `null` unknown, `undefined` unset. */
 export type Lookup = (name: string) => readonly string[] | null | undefined;

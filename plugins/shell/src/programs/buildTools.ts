@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { posix } from 'node:path';
-import { has, parseArgs, values } from '../argv.js';
-import type { Field } from '../expandWord.js';
-import type { CommandContext, CommandHandler } from '../extractTypes.js';
+import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { has, parseArgs, values } from './argv.js';
 import { emitOptions, literal } from './spec.js';
 
 const GIT_READ = new Set([

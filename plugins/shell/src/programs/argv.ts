@@ -1,4 +1,4 @@
-import type { Field } from './expandWord.js';
+import type { Field } from '../state/expandWord.js';
 
 /** How a command reads its options (GNU getopt_long conventions unless `posix`). */
 export interface ArgSpec {
@@ -12,6 +12,15 @@ export interface ArgSpec {
   posix?: boolean;
   /** Short options whose argument is optional and must be attached (`sed -i.bak`). */
   optionalShort?: string;
+  /**
+   * Short options without an argument. Giving it (even `''`) declares the table complete: every option the
+   * program accepts is listed in `short`, `shortFlags`, `optionalShort`, `long` or `flags`, and any other
+   * option is reported in `ParsedArgs.unknown` — an option we do not know may read, write or run code, so
+   * handlers make it uncertain rather than skip it.
+   */
+  shortFlags?: string;
+  /** `-NUM` is an option (`head -5`, `tail -20`, `xargs -0` is not this). */
+  numeric?: boolean;
 }
 
 export interface Opt {
@@ -25,6 +34,8 @@ export interface ParsedArgs {
   operands: Field[];
   /** Long options nobody declared, with a value: `--foo=/x`. */
   strays: Field[];
+  /** Options a complete table (`shortFlags` given) does not know, as written (`-Z`, `--frobnicate`). */
+  unknown: string[];
 }
 
 function withValue(f: Field, value: string, rawOffset: number): Field {
@@ -52,6 +63,9 @@ export function parseArgs(args: readonly Field[], spec: ArgSpec): ParsedArgs {
   const strays: Field[] = [];
   const shortArg = spec.short ?? '';
   const optional = spec.optionalShort ?? '';
+  const complete = spec.shortFlags !== undefined;
+  const shortFlags = spec.shortFlags ?? '';
+  const unknown: string[] = [];
   let i = 0;
   let done = false;
   while (i < args.length) {
@@ -72,6 +86,7 @@ export function parseArgs(args: readonly Field[], spec: ArgSpec): ParsedArgs {
       const rawName = eq === -1 ? v.slice(2) : v.slice(2, eq);
       const known = longName(rawName, spec);
       if (!known) {
+        if (complete) unknown.push(`--${rawName}`);
         if (eq !== -1) strays.push(withValue(f, v.slice(eq + 1), eq + 1));
         opts.push({ name: `--${rawName}` });
         continue;
@@ -81,6 +96,10 @@ export function parseArgs(args: readonly Field[], spec: ArgSpec): ParsedArgs {
       else if (eq !== -1) opts.push({ name, value: withValue(f, v.slice(eq + 1), eq + 1) });
       else if (i < args.length) opts.push({ name, value: args[i++]! });
       else opts.push({ name });
+      continue;
+    }
+    if (spec.numeric && /^-\d+$/.test(v)) {
+      opts.push({ name: '-NUM', value: withValue(f, v.slice(1), 1) });
       continue;
     }
     for (let k = 1; k < v.length; k++) {
@@ -96,10 +115,11 @@ export function parseArgs(args: readonly Field[], spec: ArgSpec): ParsedArgs {
         else opts.push({ name: `-${c}` });
         break;
       }
+      if (complete && !shortFlags.includes(c)) unknown.push(`-${c}`);
       opts.push({ name: `-${c}` });
     }
   }
-  return { opts, operands, strays };
+  return { opts, operands, strays, unknown };
 }
 
 export function has(p: ParsedArgs, ...names: string[]): boolean {

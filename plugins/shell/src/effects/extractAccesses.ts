@@ -1,9 +1,9 @@
 import { type CallContext, describeValue, ToolgateError, uncertainAccess } from '@toolgate/core';
+import { findMetacharacters } from '../lex/findMetacharacters.js';
+import { ShellParseError } from '../lex/parseError.js';
+import { parseScript } from '../parse/parseScript.js';
 import { Analyser } from './analyse.js';
 import type { Extraction, ExtractOptions } from './extractTypes.js';
-import { findMetacharacters } from './findMetacharacters.js';
-import { ShellParseError } from './parseError.js';
-import { parseScript } from './parseScript.js';
 
 /**
  * Every path a shell command can touch, as core `Access`es, or an honest "unknown": a construct we cannot

@@ -1,5 +1,5 @@
-import { has, parseArgs } from '../argv.js';
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
+import { has, parseArgs } from './argv.js';
 import { simple } from './spec.js';
 
 // Commands whose operands are read. Option tables list the options that take an argument (so the argument is

@@ -1,5 +1,5 @@
 import type { Access, Op, Scope } from '@toolgate/core';
-import type { Field } from './expandWord.js';
+import type { Field } from '../state/expandWord.js';
 
 export type UnknownCommands = 'write' | 'prompt' | 'deny';
 export type Metacharacters = 'analyse' | 'deny';

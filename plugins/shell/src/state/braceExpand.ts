@@ -1,4 +1,4 @@
-import { skipAnsi, skipBacktick, skipBrace, skipDouble, skipParen, skipSingle } from './scanNested.js';
+import { skipAnsi, skipBacktick, skipBrace, skipDouble, skipParen, skipSingle } from '../lex/scanNested.js';
 
 /** Thrown when a word expands to more alternatives than we are willing to enumerate. */
 export class TooManyExpansions extends Error {}

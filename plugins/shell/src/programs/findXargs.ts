@@ -1,6 +1,6 @@
-import { parseArgs, values } from '../argv.js';
-import type { Field } from '../expandWord.js';
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { parseArgs, values } from './argv.js';
 import { followsLinks, literal } from './spec.js';
 
 const FIND_ARG = new Set([

@@ -1,9 +1,9 @@
+import { type Lexed, lex } from '../lex/lex.js';
+import { type Chunk, splitTopLevel } from '../lex/splitTopLevel.js';
 import type { Node, Script } from './ast.js';
 import { fastParse } from './fastParse.js';
 import { fullParse } from './fullParse.js';
-import { type Lexed, lex } from './lex.js';
 import { Lru } from './lru.js';
-import { type Chunk, splitTopLevel } from './splitTopLevel.js';
 
 export type ParseMode = 'auto' | 'fast' | 'full';
 

@@ -1,5 +1,5 @@
-import { parseArgs } from '../argv.js';
-import type { CommandHandler } from '../extractTypes.js';
+import type { CommandHandler } from '../effects/extractTypes.js';
+import { parseArgs } from './argv.js';
 
 /**
  * bash/sh/zsh/dash/ksh: `-c SCRIPT` is parsed and analysed as nested code; `FILE` is read (what the file

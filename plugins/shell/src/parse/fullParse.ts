@@ -1,7 +1,7 @@
 import parse, { type BpNode } from 'bash-parser';
+import type { Lexed } from '../lex/lex.js';
+import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, RedirectKind, WordRef } from './ast.js';
-import type { Lexed } from './lex.js';
-import { ShellParseError } from './parseError.js';
 
 const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 

@@ -1,6 +1,6 @@
-import { type ArgSpec, has, parseArgs, values } from '../argv.js';
-import { type Field, fieldAsValue } from '../expandWord.js';
-import type { CommandContext, CommandHandler } from '../extractTypes.js';
+import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
+import { type Field, fieldAsValue } from '../state/expandWord.js';
+import { type ArgSpec, has, parseArgs, values } from './argv.js';
 import { emitOptions } from './spec.js';
 
 /** A wrapper runs the rest of its argv as a command after its own options (POSIX: options stop at it). */
