@@ -34,6 +34,7 @@ import {
 import { CommandCx } from './commandCx.js';
 import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
 import { PlannedChanges } from './plannedChanges.js';
+import { readBounded, writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
 
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
@@ -53,6 +54,9 @@ export class Analyser {
   /** Metacharacters of nested scripts (`bash -c '$(…)'`), for the strict dialect. */
   readonly metacharacters: string[] = [];
   private readonly seen = new Set<string>();
+  /** Which command of the line emitted each access (`unknownContents` ignores a command's own writes). */
+  readonly commandOf = new Map<Access, number>();
+  private commandSeq = 0;
   private readonly planned = new PlannedChanges();
   private cdHappened = false;
   /** Set while analysing a command run as another user or with an emptied environment. */
@@ -81,6 +85,7 @@ export class Analyser {
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.accesses.push(a);
+    this.commandOf.set(a, this.commandSeq);
   }
 
   uncertain(raw: string, op: Op, origin: string, reason: string): void {
@@ -190,6 +195,10 @@ export class Analyser {
         resolved,
       );
       access.raw = f.raw;
+      if (scope === 'subtree') {
+        if (o.followLinks) access.followLinks = true;
+        if (o.filter) access.filter = o.filter;
+      }
       this.push(access);
       if (!this.planned.empty) this.throughPlanned(access, f.raw);
     }
@@ -244,6 +253,20 @@ export class Analyser {
       const r = this.resolve(dir.value, cwd, dir.tilde, true);
       this.planned.addTainted(r.real !== null && r.real !== r.lexical ? [r.lexical, r.real] : [r.lexical]);
     }
+  }
+
+  readContent(f: Field, maxBytes = 256 * 1024): { text: string; path: string } | { uncertain: string } {
+    if (f.uncertain !== undefined) return { uncertain: f.uncertain };
+    if (f.pipe || f.under || f.glob >= 0 || f.value === '')
+      return { uncertain: `${f.raw} is not one known file` };
+    const absolute = f.value.startsWith('/') || f.tilde;
+    const cwd = absolute ? this.ctx.cwd : this.state.cwds.length === 1 ? this.state.cwds[0] : null;
+    if (cwd == null) return { uncertain: `${f.raw} is relative to an unknown directory` };
+    const r = this.resolve(f.value, cwd, f.tilde, true);
+    if (!r.certain || r.real === null) return { uncertain: r.reason ?? `${f.raw} cannot be resolved` };
+    if (writtenBefore(this.accesses, r.real))
+      return { uncertain: `${f.raw} may be written by this command line before it is read` };
+    return readBounded(r.real, maxBytes);
   }
 
   exists(f: Field): boolean {
@@ -652,6 +675,7 @@ export class Analyser {
   exec(fields: readonly Field[], depth: number): void {
     const head = fields[0];
     if (!head) return;
+    this.commandSeq++;
     const args = fields.slice(1);
     if (head.uncertain !== undefined || head.glob >= 0 || head.under || head.pipe) {
       this.uncertain(head.raw, 'write', 'command', head.uncertain ?? 'the command name is a glob');

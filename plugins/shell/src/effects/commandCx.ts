@@ -60,6 +60,9 @@ export class CommandCx implements CommandContext {
   under(roots: readonly Field[], raw: string): Field {
     return { value: raw, raw, glob: -1, tilde: false, under: roots };
   }
+  readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string } {
+    return this.a.readContent(f, maxBytes);
+  }
   fromStdin(raw: string): Field {
     return {
       value: raw,

@@ -4,6 +4,7 @@ import { ShellParseError } from '../lex/parseError.js';
 import { parseScript } from '../parse/parseScript.js';
 import { Analyser } from './analyse.js';
 import type { Extraction, ExtractOptions } from './extractTypes.js';
+import { markUnknownContents } from './unknownContents.js';
 
 /**
  * Every path a shell command can touch, as core `Access`es, or an honest "unknown": a construct we cannot
@@ -44,6 +45,7 @@ export function extractAccesses(
   }
   for (const m of analyser.metacharacters) if (!metacharacters.includes(m)) metacharacters.push(m);
   const accesses = analyser.accesses;
+  markUnknownContents(accesses, analyser.commandOf);
   return {
     accesses,
     uncertain: accesses.some((a) => !a.certain),

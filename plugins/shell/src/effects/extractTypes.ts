@@ -1,4 +1,4 @@
-import type { Access, Op, Scope } from '@toolgate/core';
+import type { Access, Op, Scope, SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
 
 export type UnknownCommands = 'write' | 'prompt' | 'deny';
@@ -34,6 +34,10 @@ export interface EmitOptions {
   followFinal?: boolean;
   /** Suffix of the origin after `shell:<cmd>:`, default `argv`. */
   tag?: string;
+  /** Subtree walks only: the program follows symlinks beneath the root (`grep -R`, `cp -rL`, `tar -h`). */
+  followLinks?: boolean;
+  /** Subtree walks only: entries the program skips (gitignored, untracked). */
+  filter?: SubtreeFilter;
 }
 
 /** What a command handler can do: emit accesses for fields, change the cwd, run nested commands. */
@@ -71,6 +75,13 @@ export interface CommandContext {
   under(roots: readonly Field[], raw: string): Field;
   /** A field whose value comes from stdin (xargs): any access on it is uncertain. */
   fromStdin(raw: string): Field;
+  /**
+   * Reads a file the command consumes, for content-aware analysis (`source F`, `npm run X`'s package.json,
+   * `sha256sum -c F`). Returns `null` — and the caller must then be uncertain — when the path is not known
+   * for certain, is not a regular file, is larger than `maxBytes` (default 256 KiB), cannot be read, or may
+   * be written by this same command line before it is read. Call `read(f)` as well: reading it is an access.
+   */
+  readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string };
 }
 
 export type CommandHandler = (cx: CommandContext) => void;
