@@ -64,7 +64,7 @@ const OPTION_KEYS = new Set([
   'unknownTools',
   'subtreeWalk',
 ]);
-const OPS = new Set(['read', 'write', 'copy', 'move', 'shell', 'opaque', 'none']);
+const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -141,7 +141,7 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         throw invalid(
           `tools.${name}.op`,
           spec?.op,
-          'expected read, write, copy, move, shell, opaque or none',
+          'expected read, write, list, copy, move, shell, opaque or none',
         );
       if (
         spec.pathArgs !== undefined &&
