@@ -25,9 +25,14 @@ const fixtureShell: GuardPlugin = {
       state.claim('shell');
       return [
         ...accesses,
-        ...list.map(([op, path]: [string, string]) =>
-          state.access(path, op === 'write' ? 'write' : 'read', { origin: 'shell:fixture' }),
-        ),
+        // `[op, path]`, op `read`/`write`/`list`, a trailing `*` for a subtree (`ls -R` is `list*`).
+        ...list.map(([op, path]: [string, string]) => {
+          const base = op.replace(/\*$/, '');
+          return state.access(path, base === 'write' ? 'write' : base === 'list' ? 'list' : 'read', {
+            origin: 'shell:fixture',
+            scope: op.endsWith('*') ? 'subtree' : 'path',
+          });
+        }),
       ];
     });
   },
