@@ -81,7 +81,9 @@ export function walkSubtree(
   // Real directories already entered: a followed link back into the walk (a loop) is not entered twice.
   const visited = follow ? new Set<string>([real]) : undefined;
   const rootScope = policy.scope(real, access.path, op, own);
-  if (rootScope.probes.length === 0 && !rootScope.needAll) return { kind: 'done', decision, walked };
+  // Nothing beneath could be stricter than the root, and no link leads elsewhere: no I/O at all.
+  if (rootScope.probes.length === 0 && !rootScope.needAll && !follow)
+    return { kind: 'done', decision, walked };
   const stack: Pending[] = [{ real, lexical: access.path, rel: '', scope: rootScope }];
 
   const judge = (entryReal: string, entryLexical: string, onLink: boolean, scope: WalkScope): boolean => {
@@ -111,7 +113,8 @@ export function walkSubtree(
   };
 
   const descends = (dir: string, lexical: string, scope: WalkScope): boolean => {
-    if (scope.needAll) return true;
+    // A followed link anywhere beneath may lead out of what the rules prune: every directory is entered.
+    if (scope.needAll || follow) return true;
     for (const p of scope.probes) if (p.couldMatchBeneath(p.lexical ? lexical : dir)) return true;
     return false;
   };

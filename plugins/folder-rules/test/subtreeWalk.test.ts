@@ -222,6 +222,15 @@ describe('symlinks beneath the root', () => {
     expect(d.reasons[0]?.reason).toMatch(/^grep would read .*\/home\/o-\w+: path outside allowed scope/);
   });
 
+  it('followed links are found even where no rule beneath makes the walk descend (pruning does not hide them)', async () => {
+    const rules: InlineRule[] = [{ pattern: '<workspace>/**', access: 'write' }];
+    symlinkSync(join(home, '.ssh'), join(ws, 'src', 'lib', 'keys'));
+    expect((await check('.', { rules })).action).toBe('allow');
+    const d = await check('.', { rules, followLinks: true });
+    expect(d.action).toBe('deny');
+    expect(d.envelope?.path).toBe(join(home, '.ssh'));
+  });
+
   it('a link named .env is a read of the link when not followed (deny rule on its name)', async () => {
     symlinkSync(join(ws, 'README.md'), join(ws, '.env'));
     expect((await check('.')).action).toBe('deny');
