@@ -370,21 +370,25 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
         why: trace ? `${reason}: ${wc.why}` : '',
       };
     };
+    // Nothing beneath could be stricter than the root and no link leads elsewhere: no I/O at all.
+    const rootScope = scopeFor(real, access.path, given.op, own.decision, vector);
+    if (rootScope.probes.length === 0 && !rootScope.needAll && given.followLinks !== true) return own;
     if (given.unknownContents !== undefined)
       return unbounded(`what lies beneath ${real} is unknown (${given.unknownContents})`);
     let isDir: boolean;
     try {
-      isDir = lstatSync(real).isDirectory();
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
+      // No exception for the common "does not exist" (`rm -rf dist` before a build): it costs microseconds.
+      const st = lstatSync(real, { throwIfNoEntry: false });
       // Nothing exists beneath a path that does not exist; anything the same command line creates there
       // first is the extractor's to report (`unknownContents`), so only the root's own verdict applies.
-      if (code === 'ENOENT') return own;
-      return unbounded(`cannot inspect ${real} (${code ?? 'error'})`);
+      if (st === undefined) return own;
+      isDir = st.isDirectory();
+    } catch (e) {
+      return unbounded(`cannot inspect ${real} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
     }
     // A file (or a link the access does not follow) is the whole subtree: its own verdict decides.
     if (!isDir) return own;
-    const result = walkSubtree(given, real, own.decision, walkPolicy(vector), {
+    const result = walkSubtree(given, real, own.decision, rootScope, walkPolicy(vector), {
       maxEntries: walk?.maxEntries ?? DEFAULT_WALK.maxEntries,
       maxMs: walk?.maxMs ?? DEFAULT_WALK.maxMs,
     });

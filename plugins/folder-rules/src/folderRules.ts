@@ -44,7 +44,7 @@ export interface FolderRulesOptions {
   unknownTools?: Outcome;
   /**
    * How subtree accesses (`grep -r`, `tar`, `directory_tree`) are judged: by a walk of what exists beneath
-   * them, within these bounds (default `{maxEntries: 50000, maxMs: 50}`); `false` judges them by every rule
+   * them, within these bounds (default `{maxEntries: 50000, maxMs: 500}`); `false` judges them by every rule
    * that could match beneath, without looking (the worst case, no I/O).
    */
   subtreeWalk?: SubtreeWalkOptions | false;
