@@ -48,8 +48,12 @@ export function findingFor(
   let subject = access;
   if (ev.cause) {
     reason = `${actor(access, tool)} would ${access.op} ${ev.cause.path}: ${reason}`;
-    const { hops: _hops, ...rest } = access;
-    subject = { ...rest, scope: 'path', path: ev.cause.lexical ?? ev.cause.path, realPath: ev.cause.path };
+    // A deny is about that entry (the envelope names it). A prompt stays about the whole subtree: the human
+    // approves everything the call touches, and a grant must cover the subtree, not the first entry found.
+    if (!prompt) {
+      const { hops: _hops, ...rest } = access;
+      subject = { ...rest, scope: 'path', path: ev.cause.lexical ?? ev.cause.path, realPath: ev.cause.path };
+    }
   } else if (ev.unbounded) {
     reason = `${actor(access, tool)} would ${access.op} everything beneath ${access.realPath ?? access.path}, and ${ev.unbounded}: ${reason}`;
   }

@@ -338,6 +338,30 @@ describe('bounds, unknown contents and filters', () => {
   });
 });
 
+describe('prompt-tier entries beneath', () => {
+  it('a prompt found beneath names the entry but stays about the whole subtree (a grant must cover it all)', async () => {
+    const rules: InlineRule[] = [...POLICY, { pattern: '<workspace>/secrets/**', access: 'prompt' }];
+    mkdirSync(join(ws, 'secrets'));
+    writeFileSync(join(ws, 'secrets', 'a'), '');
+    const guard = createGuard({
+      plugins: [emitter(() => [tree('.')]), folderRules({ rules })],
+    });
+    const d = await guard.check({ tool: 'Bash', args: { command: 'grep -r x .' } }, ctx, {
+      resolvePrompts: false,
+    });
+    expect(d.action).toBe('prompt');
+    const finding = d.reasons[0];
+    expect(finding?.code).toBe('PATH_PROMPT');
+    expect(finding?.reason).toMatch(/^grep would read .*\/secrets/);
+    expect(finding?.access).toMatchObject({ scope: 'subtree', realPath: ws });
+    // A .env beside it turns the prompt into a deny, which names the file.
+    writeFileSync(join(ws, '.env'), '');
+    const d2 = await guard.check({ tool: 'Bash', args: { command: 'grep -r x .' } }, ctx);
+    expect(d2.action).toBe('deny');
+    expect(d2.envelope?.path).toBe(join(ws, '.env'));
+  });
+});
+
 describe('explain and evaluate', () => {
   it('evaluate reports the cause and the entries walked', () => {
     writeFileSync(join(ws, 'src', '.env'), '');
