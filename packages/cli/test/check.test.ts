@@ -357,6 +357,33 @@ describe('toolgate explain', () => {
   });
 });
 
+describe('toolgate explain: subtrees and lists', () => {
+  it('names the existing entry that decided a subtree access, and prints list operations', () => {
+    mkdirSync(join(ws, 'secrets'), { recursive: true });
+    writeFileSync(join(ws, 'secrets', 'notes.txt'), '');
+    const explain = (call: object) =>
+      run([
+        'explain',
+        '--dialect',
+        'toolgate',
+        '--policy',
+        join(root, 'policy.yaml'),
+        '--cwd',
+        ws,
+        '--call',
+        JSON.stringify(call),
+      ]);
+    const grep = explain({ tool: 'Grep', args: { path: '.' } });
+    expect(grep.status).toBe(3);
+    expect(grep.stdout).toMatch(/access 1: read \(subtree\) "\."/);
+    expect(grep.stdout).toMatch(/decided by existing entry: .*\/ws\/secrets/);
+    expect(grep.stdout).toMatch(/Grep would read .*\/ws\/secrets/);
+    const ls = explain({ tool: 'list_directory', args: { path: join(home, '.ssh') } });
+    expect(ls.status).toBe(1);
+    expect(ls.stdout).toMatch(/access 1: list /);
+  });
+});
+
 describe('toolgate lint', () => {
   it('exit 0 for a clean policy whose tests pass', () => {
     const r = run(['lint', '--dialect', 'toolgate', '--policy', join(root, 'policy.yaml'), '--cwd', ws]);

@@ -6,7 +6,8 @@ import type { Access, Finding, PromptAnswer, ToolDescriptor } from './types.js';
 export function accessProblem(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return 'access is not an object';
   const a = value as Partial<Access>;
-  if (a.op !== 'read' && a.op !== 'write') return `access.op must be "read" or "write", got ${String(a.op)}`;
+  if (a.op !== 'read' && a.op !== 'write' && a.op !== 'list')
+    return `access.op must be "read", "write" or "list", got ${String(a.op)}`;
   if (a.scope !== 'path' && a.scope !== 'subtree')
     return `access.scope must be "path" or "subtree", got ${String(a.scope)}`;
   if (typeof a.raw !== 'string' || typeof a.path !== 'string')
@@ -14,6 +15,16 @@ export function accessProblem(value: unknown): string | undefined {
   if (typeof a.certain !== 'boolean') return 'access.certain must be a boolean';
   if (a.certain && typeof a.realPath !== 'string') return 'a certain access needs a string realPath';
   if (typeof a.origin !== 'string') return 'access.origin must be a string';
+  // Subtree fields steer a policy's walk: a malformed one must not silently widen what it judges.
+  if (a.followLinks !== undefined && typeof a.followLinks !== 'boolean')
+    return 'access.followLinks must be a boolean';
+  if (a.unknownContents !== undefined && typeof a.unknownContents !== 'string')
+    return 'access.unknownContents must be a string';
+  if (
+    a.filter !== undefined &&
+    (a.filter === null || typeof a.filter !== 'object' || typeof a.filter.skips !== 'function')
+  )
+    return 'access.filter must be {name, skips(relPath, isDir)}';
   return undefined;
 }
 

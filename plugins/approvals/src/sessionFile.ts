@@ -30,7 +30,8 @@ export function sessionFile(dir: string, sessionId: string): string {
 function grantProblem(g: unknown, i: number): string | undefined {
   if (g === null || typeof g !== 'object') return `grants[${i}] is not an object`;
   const x = g as Partial<Grant>;
-  if (x.op !== 'read' && x.op !== 'write') return `grants[${i}].op must be "read" or "write"`;
+  if (x.op !== 'read' && x.op !== 'write' && x.op !== 'list')
+    return `grants[${i}].op must be "read", "write" or "list"`;
   if (x.scope !== 'path' && x.scope !== 'directory' && x.scope !== 'subtree')
     return `grants[${i}].scope must be "path", "directory" or "subtree"`;
   if (typeof x.path !== 'string' || !isAbsolute(x.path) || x.path.includes('\0'))

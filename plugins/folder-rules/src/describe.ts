@@ -75,7 +75,7 @@ export function describeTools(
       out.push(tool);
       continue;
     }
-    const writes = c.kind === 'shell' || (c.kind === 'known' && c.spec.op !== 'read');
+    const writes = c.kind === 'shell' || (c.kind === 'known' && c.spec.op !== 'read' && c.spec.op !== 'list');
     if (c.kind === 'known' && c.spec.op === 'opaque') {
       out.push(tool);
       continue;

@@ -1,10 +1,27 @@
+import { lstatSync } from 'node:fs';
 import type { Access, Op } from '@toolgate/core';
 import type { Minimatch } from 'minimatch';
 import { LEVEL, outcomeOf, tighter } from './levels.js';
 import { type CompiledPattern, compilePattern, type PatternContext } from './patterns.js';
-import type { CompiledPolicy, DefaultSpec, Evaluation, PolicyRule, TraceEntry, Vector } from './types.js';
+import { probeOf } from './probes.js';
+import {
+  DEFAULT_WALK,
+  type SubtreeWalkOptions,
+  type WalkPolicy,
+  type WalkProbe,
+  walkSubtree,
+} from './subtreeWalk.js';
+import type {
+  CompiledPolicy,
+  DefaultSpec,
+  Evaluation,
+  Outcome,
+  PolicyRule,
+  TraceEntry,
+  Vector,
+} from './types.js';
 
-interface BoundRule {
+export interface BoundRule {
   index: number;
   rule: PolicyRule;
   level: number;
@@ -14,6 +31,11 @@ interface BoundRule {
 export interface EvaluateOptions {
   /** Record every rule considered (explain); off on the decision path. */
   trace?: boolean;
+  /**
+   * How subtree accesses are judged: walk what exists beneath them within these bounds (the default), or
+   * `false` for the worst case of every rule that could match beneath (no I/O).
+   */
+  walk?: SubtreeWalkOptions | false;
 }
 
 /** A policy bound to one context: patterns expanded, globs compiled and indexed by static prefix. */
@@ -220,7 +242,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     };
   };
 
-  const subtreeEval = (
+  const worstCase = (
     access: Access,
     real: string,
     vector: Vector,
@@ -279,6 +301,123 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     };
   };
 
+  /** Whether an allow rule that decides `real` covers everything beneath it (no default applies there). */
+  const covers = (rule: PolicyRule | undefined, real: string): boolean => {
+    if (!rule || rule.block) return false;
+    const r = bound[policy.rules.indexOf(rule)];
+    return r !== undefined && ancestors(real).some((a) => anyMatch(r.compiled.bases, a));
+  };
+
+  /**
+   * The rules a walk must ask beneath `real`: those that apply, could match something there, and are
+   * stricter than `than`. Found through the prefix index (rules rooted above or inside `real`), never a scan.
+   */
+  const scopeFor = (real: string, lexical: string, given: Op, than: Outcome, vector: Vector) => {
+    const op: Op = given === 'list' ? 'read' : given;
+    const probes: WalkProbe[] = [];
+    const stricter = (r: BoundRule) =>
+      applies(r, vector, op) && tighter(outcomeOf(r.rule.block ? 'deny' : r.rule.access, op), than) !== than;
+    const collect = (root: string, spelledAs: boolean) => {
+      const inside = `${root === '/' ? '' : root}/`;
+      for (const r of index.candidates(root)) {
+        if (spelledAs && r.level > 1) continue;
+        if (stricter(r) && anyMatch(r.compiled.matchers, root, true))
+          probes.push(probeOf(r.compiled, spelledAs));
+      }
+      for (const r of index.beneath(root)) {
+        if (spelledAs && r.level > 1) continue;
+        if (stricter(r) && (r.compiled.nocase || r.compiled.patterns.some((p) => p.startsWith(inside))))
+          probes.push(probeOf(r.compiled, spelledAs));
+      }
+    };
+    collect(real, false);
+    if (lexical !== real) collect(lexical, true);
+    const rootEval = pathEval(
+      { op, scope: 'path', raw: real, path: lexical, realPath: real, origin: '', certain: true },
+      real,
+      vector,
+      undefined,
+    );
+    const needAll = !covers(rootEval.rule, real) && tighter(defaultFor(vector)[op], than) !== than;
+    return { probes, needAll };
+  };
+
+  const walkPolicy = (vector: Vector): WalkPolicy => ({
+    judge: (entry) => {
+      const mapped: Access = entry.op === 'list' ? { ...entry, op: 'read' } : entry;
+      return pathEval(mapped, mapped.realPath as string, vector, undefined);
+    },
+    scope: (real, lexical, op, than) => scopeFor(real, lexical, op, than, vector),
+  });
+
+  const subtreeEval = (
+    given: Access,
+    access: Access,
+    real: string,
+    vector: Vector,
+    trace: TraceEntry[] | undefined,
+    walk: SubtreeWalkOptions | false | undefined,
+  ): Evaluation => {
+    if (walk === false) return worstCase(access, real, vector, trace);
+    const own = pathEval(access, real, vector, trace);
+    if (own.decision === 'deny') return own;
+    const unbounded = (reason: string): Evaluation => {
+      const wc = worstCase(access, real, vector, trace);
+      if (wc.decision === 'allow') return wc;
+      return {
+        ...wc,
+        unbounded: reason,
+        why: trace ? `${reason}: ${wc.why}` : '',
+      };
+    };
+    // Nothing beneath could be stricter than the root and no link leads elsewhere: no I/O at all.
+    const rootScope = scopeFor(real, access.path, given.op, own.decision, vector);
+    if (rootScope.probes.length === 0 && !rootScope.needAll && given.followLinks !== true) return own;
+    if (given.unknownContents !== undefined)
+      return unbounded(`what lies beneath ${real} is unknown (${given.unknownContents})`);
+    let isDir: boolean;
+    try {
+      // No exception for the common "does not exist" (`rm -rf dist` before a build): it costs microseconds.
+      const st = lstatSync(real, { throwIfNoEntry: false });
+      // Nothing exists beneath a path that does not exist; anything the same command line creates there
+      // first is the extractor's to report (`unknownContents`), so only the root's own verdict applies.
+      if (st === undefined) return own;
+      isDir = st.isDirectory();
+    } catch (e) {
+      return unbounded(`cannot inspect ${real} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    // A file (or a link the access does not follow) is the whole subtree: its own verdict decides.
+    if (!isDir) return own;
+    const result = walkSubtree(given, real, own.decision, rootScope, walkPolicy(vector), {
+      maxEntries: walk?.maxEntries ?? DEFAULT_WALK.maxEntries,
+      maxMs: walk?.maxMs ?? DEFAULT_WALK.maxMs,
+    });
+    if (result.kind === 'unbounded') return unbounded(result.reason);
+    const cause = result.cause;
+    if (!cause) {
+      return {
+        ...own,
+        walked: result.walked,
+        why: trace
+          ? `subtree access: ${result.walked} entries beneath ${real} walked, none stricter than the root: ${own.why}`
+          : '',
+      };
+    }
+    trace?.push(...cause.eval.trace);
+    return {
+      decision: result.decision,
+      ...(cause.eval.rule ? { rule: cause.eval.rule } : {}),
+      matched: [...own.matched, ...cause.eval.matched],
+      trace: trace ?? [],
+      cause:
+        cause.lexical !== cause.path ? { path: cause.path, lexical: cause.lexical } : { path: cause.path },
+      walked: result.walked,
+      why: trace
+        ? `subtree access: ${cause.path} exists beneath ${real} and is ${result.decision === 'deny' ? 'denied' : 'prompted'} (${cause.eval.rule ? `rule ${cause.eval.rule.pattern}` : 'the default'})`
+        : '',
+    };
+  };
+
   return {
     policy,
     expanded: bound.map((b) => b.compiled.patterns),
@@ -297,7 +436,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
         };
       }
       return access.scope === 'subtree'
-        ? subtreeEval(access, real, vector, trace)
+        ? subtreeEval(given, access, real, vector, trace, options?.walk)
         : pathEval(access, real, vector, trace);
     },
     allowedRoots(op, vector) {

@@ -35,6 +35,10 @@ export interface ExplainedAccess {
   reason?: string;
   decision: Outcome;
   why: string;
+  /** Subtree accesses: the existing entry beneath the root that decided (`/ws/src/.env`). */
+  cause?: string;
+  /** Subtree accesses judged by the worst case: why the walk could not answer. */
+  unbounded?: string;
   decidedBy?: { pattern: string; access: string; source: string };
   rules: ExplainedRule[];
   /** Rules never tested: their static prefix is not an ancestor of the path (or of anything beneath it). */
@@ -111,6 +115,8 @@ export async function explain(
       ...(access.reason !== undefined ? { reason: access.reason } : {}),
       decision: result.decision,
       why: result.why,
+      ...(result.cause ? { cause: result.cause.path } : {}),
+      ...(result.unbounded ? { unbounded: result.unbounded } : {}),
       ...(result.rule
         ? {
             decidedBy: {
@@ -157,6 +163,8 @@ export function formatExplain(r: ExplainResult): string {
     );
     lines.push(`  lexical: ${a.path}`);
     lines.push(`  real:    ${a.realPath ?? `(uncertain: ${a.reason ?? 'unknown'})`}`);
+    if (a.cause) lines.push(`  decided by existing entry: ${a.cause}`);
+    if (a.unbounded) lines.push(`  not walked: ${a.unbounded} (worst case)`);
     for (const h of a.hops) lines.push(`  symlink: ${h.link} -> ${h.target}`);
     for (const rule of a.rules) {
       const mark = rule.matched ? (rule.how === 'beneath' ? '~' : '✓') : '·';

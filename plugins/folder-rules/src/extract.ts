@@ -10,6 +10,7 @@ function opFor(spec: ToolSpec, arg: string): Op {
   if (CONTEXT_ARGS.has(arg)) return 'read';
   if (spec.op === 'copy') return READ_ENDS.has(arg) ? 'read' : 'write';
   if (spec.op === 'read') return 'read';
+  if (spec.op === 'list') return 'list';
   return 'write';
 }
 

@@ -26,13 +26,42 @@ export function reasonFor(ev: Evaluation, access: Access): string {
   return 'path outside allowed scope';
 }
 
-export function findingFor(ev: Evaluation, access: Access, allowedPaths: string[]): Finding {
+/** Who acts, for a subtree reason: the shell program (`shell:grep:argv` ⇒ `grep`), else the tool. */
+function actor(access: Access, tool: string): string {
+  if (access.origin.startsWith('shell:')) return access.origin.split(':')[1] || tool;
+  return tool;
+}
+
+/**
+ * The finding for a non-allowed evaluation. A subtree decided by an existing entry beneath it names that
+ * entry (`grep would read /ws/.env: …`), and the envelope's path is that entry; a subtree judged by the worst
+ * case says why (`SUBTREE_UNBOUNDED`).
+ */
+export function findingFor(
+  ev: Evaluation,
+  access: Access,
+  allowedPaths: string[],
+  tool = 'the tool',
+): Finding {
   const prompt = ev.decision === 'prompt';
+  let reason = reasonFor(ev, access);
+  let subject = access;
+  if (ev.cause) {
+    reason = `${actor(access, tool)} would ${access.op} ${ev.cause.path}: ${reason}`;
+    // A deny is about that entry (the envelope names it). A prompt stays about the whole subtree: the human
+    // approves everything the call touches, and a grant must cover the subtree, not the first entry found.
+    if (!prompt) {
+      const { hops: _hops, ...rest } = access;
+      subject = { ...rest, scope: 'path', path: ev.cause.lexical ?? ev.cause.path, realPath: ev.cause.path };
+    }
+  } else if (ev.unbounded) {
+    reason = `${actor(access, tool)} would ${access.op} everything beneath ${access.realPath ?? access.path}, and ${ev.unbounded}: ${reason}`;
+  }
   return {
     action: prompt ? 'prompt' : 'deny',
-    code: prompt ? 'PATH_PROMPT' : 'PATH_DENIED',
-    reason: reasonFor(ev, access),
-    access,
+    code: ev.unbounded ? 'SUBTREE_UNBOUNDED' : prompt ? 'PATH_PROMPT' : 'PATH_DENIED',
+    reason,
+    access: subject,
     ...(ev.rule ? { rule: matchedRule(ev.rule) } : {}),
     hint: prompt
       ? 'A human must approve this; wait for the answer or use a path under one of the allowed roots.'

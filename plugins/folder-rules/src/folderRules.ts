@@ -10,11 +10,12 @@ import {
 import { classify, type LearnedTools } from './classify.js';
 import { describeTools } from './describe.js';
 import { defaultSpec } from './draft.js';
-import { evaluatorFor, vectorOf } from './evaluator.js';
+import { type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
 import { extractAccesses } from './extract.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
+import type { SubtreeWalkOptions } from './subtreeWalk.js';
 import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
 
 /** A rule written inline in code (the native model). `!pattern` is a block. */
@@ -41,6 +42,12 @@ export interface FolderRulesOptions {
   tools?: Record<string, ToolSpec>;
   /** What path-bearing calls of unclassified tools get (default: the policy's, which defaults to deny). */
   unknownTools?: Outcome;
+  /**
+   * How subtree accesses (`grep -r`, `tar`, `directory_tree`) are judged: by a walk of what exists beneath
+   * them, within these bounds (default `{maxEntries: 50000, maxMs: 500}`); `false` judges them by every rule
+   * that could match beneath, without looking (the worst case, no I/O).
+   */
+  subtreeWalk?: SubtreeWalkOptions | false;
 }
 
 const OPTION_KEYS = new Set([
@@ -55,8 +62,9 @@ const OPTION_KEYS = new Set([
   'default',
   'tools',
   'unknownTools',
+  'subtreeWalk',
 ]);
-const OPS = new Set(['read', 'write', 'copy', 'move', 'shell', 'opaque', 'none']);
+const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -133,7 +141,7 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         throw invalid(
           `tools.${name}.op`,
           spec?.op,
-          'expected read, write, copy, move, shell, opaque or none',
+          'expected read, write, list, copy, move, shell, opaque or none',
         );
       if (
         spec.pathArgs !== undefined &&
@@ -150,6 +158,21 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
     tools: { ...policy.tools, ...(options.tools ?? {}) },
     unknownTools: options.unknownTools ?? policy.unknownTools,
   });
+}
+
+function walkOptionsOf(value: unknown): SubtreeWalkOptions | false {
+  if (value === undefined) return {};
+  if (value === false) return false;
+  if (typeof value !== 'object' || value === null)
+    throw invalid('subtreeWalk', value, 'expected false or {maxEntries, maxMs}');
+  const out: SubtreeWalkOptions = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key !== 'maxEntries' && key !== 'maxMs') throw invalid(`subtreeWalk.${key}`, v, 'unknown option');
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw invalid(`subtreeWalk.${key}`, v, 'expected a non-negative number');
+    out[key] = v;
+  }
+  return out;
 }
 
 /**
@@ -170,6 +193,7 @@ export function folderRules(
   options: FolderRulesOptions,
 ): GuardPlugin & { readonly compiled: CompiledPolicy } {
   const policy = resolveOptions(options);
+  const walkOptions: EvaluateOptions = { walk: walkOptionsOf(options.subtreeWalk) };
   const learned: LearnedTools = new Map();
   return {
     name: PLUGIN_NAME,
@@ -223,7 +247,7 @@ export function folderRules(
             state.prompt(finding);
           }
         }
-        return judge(state.accesses, state);
+        return judge(state.accesses, state, call.tool);
       });
       hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) =>
         describeTools(tools, dctx, policy, learned),
@@ -231,7 +255,7 @@ export function folderRules(
     },
   };
 
-  function judge(accesses: readonly Access[], state: CallState): Finding | undefined {
+  function judge(accesses: readonly Access[], state: CallState, tool: string): Finding | undefined {
     if (accesses.length === 0) return undefined;
     for (const access of accesses) {
       if (policy.rejectTraversal && hasTraversal(access.raw)) {
@@ -248,10 +272,10 @@ export function folderRules(
     const ev = evaluatorFor(policy, state.ctx);
     for (const access of accesses) {
       if (!access.certain) continue; // core has judged it already: never allowed
-      const result = ev.evaluate(access);
+      const result = ev.evaluate(access, walkOptions);
       for (const rule of result.matched) state.match(matchedRule(rule));
       if (result.decision === 'allow') continue;
-      const finding = findingFor(result, access, ev.allowedRoots(access.op, vectorOf(access)));
+      const finding = findingFor(result, access, ev.allowedRoots(access.op, vectorOf(access)), tool);
       if (result.decision === 'deny') return finding;
       state.prompt(finding);
     }

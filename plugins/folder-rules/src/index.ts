@@ -16,5 +16,7 @@ export { lint } from './lint.js';
 export type { DialectName, LoadPolicyOptions } from './loadPolicy.js';
 export { DIALECTS, loadPolicy } from './loadPolicy.js';
 export { policySchema } from './policySchema.js';
+export type { SubtreeWalkOptions } from './subtreeWalk.js';
+export { DEFAULT_WALK } from './subtreeWalk.js';
 export { BUILTIN_TOOLS, PATH_ARGS, SHELL_TOOLS } from './toolTable.js';
 export type * from './types.js';

@@ -172,7 +172,8 @@ async function runTests(
   let passed = 0;
   let failed = 0;
   for (const t of policy.tests) {
-    const call = t.call ?? { tool: t.op === 'write' ? 'write_file' : 'read_file', args: { path: t.path } };
+    const tool = t.op === 'write' ? 'write_file' : t.op === 'list' ? 'list_directory' : 'read_file';
+    const call = t.call ?? { tool, args: { path: t.path } };
     const d = await guard.check(call, ctx, { resolvePrompts: false });
     if (d.action === t.expect) passed++;
     else {

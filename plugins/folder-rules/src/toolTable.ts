@@ -46,6 +46,10 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
 
 const read: ToolSpec = { op: 'read' };
 const readTree: ToolSpec = { op: 'read', subtree: true };
+/** Names and metadata of one directory (or one path's metadata): judged as a read of that path alone. */
+const list: ToolSpec = { op: 'list' };
+/** Names and metadata of everything beneath: the directories beneath are listed, no file is opened. */
+const listTree: ToolSpec = { op: 'list', subtree: true };
 const write: ToolSpec = { op: 'write' };
 const move: ToolSpec = { op: 'move' };
 const copy: ToolSpec = { op: 'copy' };
@@ -65,16 +69,19 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   write_file: write,
   edit_file: write,
   create_directory: write,
-  list_directory: read,
-  list_directory_with_sizes: read,
-  directory_tree: readTree,
+  // What each really does (server-filesystem 2026.8.31 source): list_directory and *_with_sizes readdir one
+  // directory (and stat its entries); directory_tree and search_files readdir recursively without following
+  // links (Dirent types) and match names only; get_file_info stats one path.
+  list_directory: list,
+  list_directory_with_sizes: list,
+  directory_tree: listTree,
   move_file: move,
-  search_files: readTree,
-  get_file_info: read,
+  search_files: listTree,
+  get_file_info: list,
   list_allowed_directories: none,
   // Folder Guard (seed 000)
   read_workspace_file: read,
-  list_workspace_files: read,
+  list_workspace_files: list,
   regex_search_workspace_files: readTree,
   semantic_search_workspace_files: readTree,
   read_image: read,
@@ -94,7 +101,7 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   git_clone: { op: 'write', pathArgs: ['destination', 'directory', 'path', 'target', 'dir'] },
   // Hermes (seed 003) and OpenFang (seed 004)
   file: { op: 'write' },
-  file_list: read,
+  file_list: list,
   file_move: move,
   file_copy: copy,
   copy_file: copy,
@@ -112,9 +119,10 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   Edit: write,
   MultiEdit: write,
   NotebookEdit: write,
-  Glob: readTree,
+  // Claude Code: Glob matches file names beneath a directory; Grep reads contents; LS lists one directory.
+  Glob: listTree,
   Grep: readTree,
-  LS: read,
+  LS: list,
   // Tools that run code (Hermes `code_execution`): their paths cannot be extracted.
   code_execution: opaque,
   execute_code: opaque,

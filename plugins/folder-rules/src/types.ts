@@ -102,6 +102,15 @@ export interface Evaluation {
   trace: TraceEntry[];
   /** Why, in words (filled only when tracing: building it costs more than the decision). */
   why: string;
+  /**
+   * Subtree accesses: the existing entry beneath the root that decided (`grep -r KEY .` ⇒ `/ws/.env`), its
+   * real path and, when it differs, the path as written.
+   */
+  cause?: { path: string; lexical?: string };
+  /** Subtree accesses judged by the worst case because the walk could not answer: why (bound, unknown contents). */
+  unbounded?: string;
+  /** Subtree accesses: directory entries the walk read. */
+  walked?: number;
 }
 
 export type { Access };

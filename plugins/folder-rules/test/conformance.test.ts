@@ -25,9 +25,14 @@ const fixtureShell: GuardPlugin = {
       state.claim('shell');
       return [
         ...accesses,
-        ...list.map(([op, path]: [string, string]) =>
-          state.access(path, op === 'write' ? 'write' : 'read', { origin: 'shell:fixture' }),
-        ),
+        // `[op, path]`, op `read`/`write`/`list`, a trailing `*` for a subtree (`ls -R` is `list*`).
+        ...list.map(([op, path]: [string, string]) => {
+          const base = op.replace(/\*$/, '');
+          return state.access(path, base === 'write' ? 'write' : base === 'list' ? 'list' : 'read', {
+            origin: 'shell:fixture',
+            scope: op.endsWith('*') ? 'subtree' : 'path',
+          });
+        }),
       ];
     });
   },
@@ -89,7 +94,12 @@ for (const file of files) {
     for (const group of groups) {
       describe(group.header, () => {
         const policy = group.policy();
-        const guard = createGuard({ plugins: [fixtureShell, folderRules({ policy })] });
+        // The fixtures' paths are virtual (nothing exists under /ws here): subtree cases are judged by the
+        // worst case, so they test what each dialect compiles to, not this machine's files. The walk of real
+        // trees is tested per dialect in subtreeDialects.test.ts.
+        const guard = createGuard({
+          plugins: [fixtureShell, folderRules({ policy, subtreeWalk: false })],
+        });
         for (const c of group.cases) {
           total++;
           it(`${file}:${c.line} ${c.expect} ${c.call.tool} ${JSON.stringify(c.call.args)} ${c.note}`, async () => {

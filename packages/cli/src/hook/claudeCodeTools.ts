@@ -50,8 +50,10 @@ export function mapClaudeCodeTool(toolName: string, input: Record<string, unknow
     case 'LS':
       return { call: { tool: 'list_directory', args: { path: str(input, 'path') } } };
     case 'Grep': {
+      // Grep reads the contents of every file beneath its path: a read subtree (folder-rules' `Grep`), not
+      // search_files, which matches names only (a list).
       const path = str(input, 'path') ?? cwd;
-      return { call: { tool: 'search_files', args: { path, pattern: '**' } } };
+      return { call: { tool: 'Grep', args: { path } } };
     }
     case 'Glob': {
       const pattern = str(input, 'pattern');

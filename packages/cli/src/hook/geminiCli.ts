@@ -21,15 +21,20 @@ function pathOf(input: Record<string, unknown>, ...keys: string[]): unknown {
   return undefined;
 }
 
-function searchRoot(pattern: unknown, dir: unknown, cwd: string): MappedCall {
+/**
+ * A subtree call rooted where a glob can reach. `reads`: the tool opens the files (grep, read_many_files ⇒
+ * folder-rules' `Grep`, a read subtree); otherwise it matches names only (glob ⇒ `search_files`, a list).
+ */
+function searchRoot(pattern: unknown, dir: unknown, cwd: string, reads: boolean): MappedCall {
+  const tool = reads ? 'Grep' : 'search_files';
   const base = dir ?? cwd;
-  if (typeof base !== 'string') return { call: { tool: 'search_files', args: { path: base } } };
+  if (typeof base !== 'string') return { call: { tool, args: { path: base } } };
   const absBase = isAbsolute(base) ? base : join(cwd, base);
-  if (typeof pattern !== 'string') return { call: { tool: 'search_files', args: { path: absBase } } };
+  if (typeof pattern !== 'string') return { call: { tool, args: { path: absBase } } };
   const root = globRoot(pattern, absBase);
   if (root === undefined)
     return { uncertain: `glob pattern ${JSON.stringify(pattern)} climbs with ".." after a wildcard` };
-  return { call: { tool: 'search_files', args: { path: root } } };
+  return { call: { tool, args: { path: root } } };
 }
 
 /** The deepest directory every path is under: one subtree read that covers them all. */
@@ -54,10 +59,10 @@ export function mapGeminiTool(toolName: string, input: Record<string, unknown>, 
     case 'list_directory':
       return { call: { tool: 'list_directory', args: { path: pathOf(input, 'dir_path', 'path') } } };
     case 'glob':
-      return searchRoot(input.pattern, pathOf(input, 'dir_path', 'path'), cwd);
+      return searchRoot(input.pattern, pathOf(input, 'dir_path', 'path'), cwd, false);
     case 'search_file_content':
     case 'grep_search':
-      return searchRoot(undefined, pathOf(input, 'dir_path', 'path'), cwd);
+      return searchRoot(undefined, pathOf(input, 'dir_path', 'path'), cwd, true);
     case 'read_many_files': {
       const entries = pathOf(input, 'include', 'paths');
       if (!Array.isArray(entries) || entries.length === 0 || entries.some((e) => typeof e !== 'string')) {
@@ -65,11 +70,11 @@ export function mapGeminiTool(toolName: string, input: Record<string, unknown>, 
       }
       const roots: string[] = [];
       for (const entry of entries as string[]) {
-        const mapped = searchRoot(entry, undefined, cwd);
+        const mapped = searchRoot(entry, undefined, cwd, true);
         if ('uncertain' in mapped) return mapped;
         roots.push(String(mapped.call.args.path));
       }
-      return { call: { tool: 'search_files', args: { path: commonRoot(roots) } } };
+      return { call: { tool: 'Grep', args: { path: commonRoot(roots) } } };
     }
     case 'run_shell_command': {
       const dir = pathOf(input, 'dir_path', 'directory');

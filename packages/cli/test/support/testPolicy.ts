@@ -4,8 +4,9 @@ import { type Access, type GuardPlugin, isWithin, type Op, uncertainAccess } fro
 // protocol are tested against core alone. End-to-end runs with folder-rules live in test/integration.
 const TOOLS: Record<string, { op: Op; key: string; subtree?: boolean }> = {
   read_file: { op: 'read', key: 'path' },
-  list_directory: { op: 'read', key: 'path' },
-  search_files: { op: 'read', key: 'path', subtree: true },
+  list_directory: { op: 'list', key: 'path' },
+  search_files: { op: 'list', key: 'path', subtree: true },
+  Grep: { op: 'read', key: 'path', subtree: true },
   write_file: { op: 'write', key: 'path' },
   edit_file: { op: 'write', key: 'path' },
 };

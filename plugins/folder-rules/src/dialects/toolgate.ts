@@ -21,7 +21,7 @@ const rule = z
   .strict();
 const toolSpec = z
   .object({
-    op: z.enum(['read', 'write', 'copy', 'move', 'shell', 'opaque', 'none']),
+    op: z.enum(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']),
     pathArgs: z.array(z.string().min(1)).optional(),
     subtree: z.boolean().optional(),
   })
@@ -30,7 +30,7 @@ const test = z
   .object({
     call: z.object({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()) }).optional(),
     path: z.string().min(1).optional(),
-    op: z.enum(['read', 'write']).optional(),
+    op: z.enum(['read', 'write', 'list']).optional(),
     expect: outcome,
   })
   .strict()
