@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { CallStateImpl } from './callState.js';
-import { buildEnvelope, type Disclosure } from './envelope.js';
+import type { Disclosure } from './envelope.js';
 import { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
 import {
   createHooks,
@@ -12,6 +11,15 @@ import {
   type PluginHooks,
 } from './hooks.js';
 import { PluginFailure } from './pluginFailure.js';
+import {
+  buildDecision,
+  frozenList,
+  malformedCall,
+  nextId,
+  observeDecision,
+  toolNameOf,
+} from './stages/decide.js';
+import { settlePrompt } from './stages/settlePrompt.js';
 import type {
   Access,
   ApprovalOutcome,
@@ -45,6 +53,12 @@ export interface GuardPlugin {
    * another reason does not make the guard think a policy is in place.
    */
   readonly policy?: boolean;
+  /**
+   * Policies only: whether this policy would allow `access` wherever it lands — its operation is allowed on
+   * every path (Wunderland's `dangerous` tier: no rules, default allow). An uncertain access is allowed only
+   * when every installed policy says so; a policy without this method never lets one through.
+   */
+  coversUncertain?(access: Access, ctx: CallContext): boolean;
   apply(hooks: PluginHooks, api: PluginApi): void;
 }
 
@@ -161,23 +175,6 @@ function pluginErrorFinding(failure: PluginFailure): Finding {
   return { action: 'deny', code: 'PLUGIN_ERROR', reason: failure.message, plugin: failure.plugin };
 }
 
-// Most calls (non-filesystem tools, clean allows) have empty lists: share one frozen empty array rather
-// than freezing a fresh one per call (freezing arrays is a measurable share of the pipeline's cost).
-const EMPTY: readonly never[] = Object.freeze([]);
-
-function frozenList<T>(list: readonly T[]): T[] {
-  return (list.length === 0 ? EMPTY : Object.freeze(list)) as T[];
-}
-
-// Decision ids: a random per-process prefix and a counter — unique across processes and restarts for the
-// audit trail, at a fraction of randomUUID's cost per call.
-const ID_PREFIX = randomUUID().slice(0, 13);
-let idCounter = 0;
-function nextId(): string {
-  idCounter = (idCounter + 1) % Number.MAX_SAFE_INTEGER;
-  return `${ID_PREFIX}-${idCounter.toString(36)}`;
-}
-
 /**
  * Creates a guard from a stack of plugins. Plugins are applied in order, but taps run in the order their
  * declared stages say. The guard freezes on its first call.
@@ -202,6 +199,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
   let frozen = false;
   let hasPolicy = false;
   const policies: string[] = [];
+  const coverers: GuardPlugin[] = [];
+  let everyPolicyCovers = false;
 
   const report = (event: string, payload: unknown) => {
     // An observer of events that throws must not break the guard either.
@@ -244,7 +243,10 @@ export function createGuard(options: GuardOptions = {}): Guard {
     }
     plugin.apply(createPluginHooks(hooks, plugin.name, assertOpen), api);
     names.push(plugin.name);
-    if (plugin.policy === true) policies.push(plugin.name);
+    if (plugin.policy === true) {
+      policies.push(plugin.name);
+      if (typeof plugin.coversUncertain === 'function') coverers.push(plugin);
+    }
     return guard;
   };
 
@@ -257,6 +259,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     if (frozen) return;
     frozen = true;
     hasPolicy = policies.length > 0;
+    everyPolicyCovers = hasPolicy && coverers.length === policies.length;
     collectSync = hooks.collectAccesses.taps.every((t) => t.type === 'sync');
     beforeSync = hooks.beforeToolCall.taps.every((t) => t.type === 'sync');
   };
@@ -274,7 +277,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   ): Finding | undefined | Promise<Finding | undefined> => {
     // Uncertain accesses are never allowed (invariant 2), whatever plugins say, so core judges them first.
     for (const access of state.accesses) {
-      if (access.certain) continue;
+      if (access.certain || (everyPolicyCovers && coveredEverywhere(access, state))) continue;
       const finding: Finding = {
         action: uncertainAction,
         code: 'PATH_UNCERTAIN',
@@ -297,6 +300,19 @@ export function createGuard(options: GuardOptions = {}): Guard {
       if (result !== undefined) return result;
     }
     return hasPolicy ? undefined : unguardedFinding(state);
+  };
+
+  // Invariant 2 allows no uncertain access — unless no path at all could be refused: every policy allows the
+  // operation everywhere. A policy that throws here covers nothing (fail closed).
+  const coveredEverywhere = (access: Access, state: CallStateImpl): boolean => {
+    for (const p of coverers) {
+      try {
+        if (p.coversUncertain?.(access, state.ctx) !== true) return false;
+      } catch {
+        return false;
+      }
+    }
+    return true;
   };
 
   const unguardedFinding = (state: CallStateImpl): Finding | undefined => {
@@ -332,130 +348,35 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return pluginErrorFinding(failure);
   };
 
+  /** Stage 1: extractors turn the call into accesses; stage 2: core and the policies judge them. */
+  const collectAndJudge = async (call: ToolCall, state: CallStateImpl): Promise<Finding | undefined> => {
+    try {
+      let accesses = collect(call, state);
+      if (accesses instanceof Promise) accesses = await accesses;
+      state.accesses = frozenList(accesses);
+      const verdict = judge(call, state);
+      return (verdict instanceof Promise ? await verdict : verdict) ?? undefined;
+    } catch (error) {
+      return failClosed(error);
+    }
+  };
+
   async function check(call: ToolCall, ctx: CallContext, checkOpts: CheckOptions = {}): Promise<Decision> {
     validateContext(ctx);
     freeze();
-    const id = nextId();
+    const state = new CallStateImpl(nextId(), call, ctx, sessionStore(ctx.sessionId));
     const time = Date.now();
-    const tool = call !== null && typeof call === 'object' && typeof call.tool === 'string' ? call.tool : '';
-    const state = new CallStateImpl(id, call, ctx, sessionStore(ctx.sessionId));
-    let deny: Finding | undefined;
-
-    if (tool === '' || call.args === null || typeof call.args !== 'object' || Array.isArray(call.args)) {
-      deny = {
-        action: 'deny',
-        code: 'INVALID_CALL',
-        reason: `malformed tool call: ${tool === '' ? 'missing tool name' : 'args must be an object'}`,
-      };
-    } else {
-      try {
-        let accesses = collect(call, state);
-        if (accesses instanceof Promise) accesses = await accesses;
-        state.accesses = frozenList(accesses);
-        let verdict = judge(call, state);
-        if (verdict instanceof Promise) verdict = await verdict;
-        deny = verdict ?? undefined;
-      } catch (error) {
-        deny = failClosed(error);
-      }
-    }
-
+    const tool = toolNameOf(call);
+    let deny = malformedCall(call, tool) ?? (await collectAndJudge(call, state));
     const verdict: Verdict = deny ? 'deny' : state.prompts.length > 0 ? 'prompt' : 'allow';
-    let action: Verdict = verdict;
+    let action = verdict;
     let approval: ApprovalOutcome | undefined;
     if (verdict === 'prompt' && checkOpts.resolvePrompts !== false) {
-      const settled = new AbortController();
-      const request: PromptRequest = {
-        signal: settled.signal,
-        id,
-        call,
-        ctx,
-        findings: [...state.prompts],
-        accesses: [...state.accesses],
-      };
-      const first = state.prompts[0]!;
-      try {
-        const answer =
-          hooks.onPrompt.taps.length > 0 ? await hooks.onPrompt.promise(request, state) : undefined;
-        if (answer === undefined) {
-          deny = {
-            ...first,
-            action: 'deny',
-            code: 'PROMPT_UNANSWERED',
-            reason: 'approval required, and no approver answered',
-            plugin: 'core',
-          };
-        } else {
-          approval = {
-            approved: answer.approved,
-            by: answer.by ?? 'unknown',
-            ...(answer.reason ? { reason: answer.reason } : {}),
-            ...(answer.grant === undefined ? {} : { grant: answer.grant }),
-          };
-          if (!answer.approved) {
-            deny = {
-              ...first,
-              action: 'deny',
-              code: answer.code ?? 'PROMPT_DENIED',
-              reason: answer.reason ?? 'approval denied',
-              plugin: answer.by ?? first.plugin,
-            };
-          }
-        }
-      } catch (error) {
-        const finding = failClosed(error);
-        deny =
-          error instanceof PluginFailure && error.kind === 'timeout'
-            ? {
-                ...first,
-                action: 'deny',
-                code: 'PROMPT_TIMEOUT',
-                reason: `approval timed out: ${error.message}`,
-                plugin: error.plugin,
-              }
-            : finding;
-      } finally {
-        settled.abort();
-      }
+      ({ deny, approval } = await settlePrompt(hooks, call, state, failClosed));
       action = deny ? 'deny' : 'allow';
     }
-
-    const reasons: Finding[] = deny
-      ? [deny, ...state.prompts]
-      : state.prompts.length > 0
-        ? [...state.prompts]
-        : [];
-    const envelope =
-      action === 'deny' && deny ? Object.freeze(buildEnvelope(deny, tool, id, disclosure)) : undefined;
-    const decision: Decision = Object.freeze({
-      id,
-      action,
-      verdict,
-      tool,
-      sessionId: ctx.sessionId,
-      agentId: ctx.agentId,
-      reasons: frozenList(reasons),
-      accesses: state.accesses as Access[],
-      matched: frozenList(state.matched),
-      time,
-      approval,
-      envelope,
-    });
-
-    // Observers run after the verdict, on a frozen decision; their taps never throw and are time-bounded.
-    const observe: Promise<void>[] = [];
-    // Observers may keep what they are given past this call (deferred delivery): hand them a frozen copy
-    // of the context, so a host reusing its context object cannot rewrite what was recorded.
-    const seen =
-      hooks.onDecision.taps.length > 0 || (action === 'deny' && hooks.onViolation.taps.length > 0)
-        ? Object.freeze({ ...ctx })
-        : ctx;
-    if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, seen));
-    if (action === 'deny' && deny && hooks.onViolation.taps.length > 0) {
-      const violation: Violation = Object.freeze({ decision, call, ctx: seen, finding: deny });
-      observe.push(hooks.onViolation.promise(violation));
-    }
-    if (observe.length > 0) await Promise.all(observe);
+    const decision = buildDecision({ state, tool, time, verdict, action, deny, approval, disclosure });
+    await observeDecision(hooks, decision, call, ctx, deny);
     return decision;
   }
 

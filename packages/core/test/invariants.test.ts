@@ -160,6 +160,39 @@ describe('invariant 2: fail closed', () => {
     expect(p.action).toBe('prompt');
   });
 
+  it('an uncertain access is allowed only when every policy covers it everywhere (and one that throws covers nothing)', async () => {
+    const policyThat = (name: string, covers: (() => boolean) | undefined) => ({
+      ...plugin(name, (hooks) => {
+        hooks.beforeToolCall.tap('x', () => undefined);
+      }),
+      policy: true,
+      ...(covers ? { coversUncertain: covers } : {}),
+    });
+    const uncertain = call('read_file', { path: '$SECRET_DIR/x' });
+    const allow = await createGuard({ plugins: [pathExtractor(), policyThat('open', () => true)] }).check(
+      uncertain,
+      ctx(),
+    );
+    expect(allow.action).toBe('allow');
+    for (const second of [
+      policyThat('silent', undefined),
+      policyThat('strict', () => false),
+      policyThat('broken', () => {
+        throw new Error('boom');
+      }),
+    ]) {
+      const d = await createGuard({
+        plugins: [pathExtractor(), policyThat('open', () => true), second],
+      }).check(uncertain, ctx());
+      expect(d.action, second.name).toBe('deny');
+      expect(d.reasons[0]?.code).toBe('PATH_UNCERTAIN');
+    }
+    // A covering plugin that is not a policy does not count, and with no policy the call is unguarded.
+    const notPolicy = { ...plugin('np', () => {}), coversUncertain: () => true };
+    const d = await createGuard({ plugins: [pathExtractor(), notPolicy] }).check(uncertain, ctx());
+    expect(d.action).toBe('deny');
+  });
+
   it('a prompt nobody answers ⇒ DENY; a declined prompt ⇒ DENY; an approver that throws ⇒ DENY', async () => {
     const prompter = (answer?: 'yes' | 'no' | 'throw') =>
       plugin('prompter', (hooks) => {

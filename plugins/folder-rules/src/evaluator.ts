@@ -46,6 +46,8 @@ export interface Evaluator {
   evaluate(access: Access, options?: EvaluateOptions): Evaluation;
   /** Roots whose rules would allow `op` for accesses of `vector` (the envelope's `allowed_paths`). */
   allowedRoots(op: Op, vector: Vector): string[];
+  /** Whether `op` is allowed on every path for accesses of `vector`: no rule refuses it and the default allows. */
+  allowsEverywhere(op: Op, vector: Vector): boolean;
 }
 
 export function vectorOf(access: Access): Vector {
@@ -438,6 +440,17 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
       return access.scope === 'subtree'
         ? subtreeEval(given, access, real, vector, trace, options?.walk)
         : pathEval(access, real, vector, trace);
+    },
+    allowsEverywhere(given, vector) {
+      const op = given === 'list' ? 'read' : given;
+      // The default matters unless an allowing rule matches every path (`/**`).
+      let everyPath = defaultFor(vector)[op] === 'allow';
+      for (const r of bound) {
+        if (!applies(r, vector, op)) continue;
+        if (r.rule.block || outcomeOf(r.rule.access, op) !== 'allow') return false;
+        if (r.compiled.patterns.includes('/**')) everyPath = true;
+      }
+      return everyPath;
     },
     allowedRoots(op, vector) {
       const roots = new Set<string>();

@@ -200,6 +200,11 @@ export function folderRules(
     // Tells core a path policy is installed (so `unguarded` does not apply); the policy itself is `compiled`.
     policy: true,
     compiled: policy,
+    // An uncertain access cannot be refused by a policy that refuses nothing for its operation (Wunderland's
+    // `dangerous` tier, a disabled Folder Guard, wolo wild mode): denying it would be a false deny.
+    coversUncertain(access, ctx) {
+      return policy.disabled || evaluatorFor(policy, ctx).allowsEverywhere(access.op, vectorOf(access));
+    },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
         const c = classify(call, policy.tools, learned);

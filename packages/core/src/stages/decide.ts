@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { CallStateImpl } from '../callState.js';
+import { buildEnvelope, type Disclosure } from '../envelope.js';
+import type { GuardHooks } from '../hooks.js';
+import type {
+  Access,
+  ApprovalOutcome,
+  CallContext,
+  Decision,
+  Finding,
+  ToolCall,
+  Verdict,
+  Violation,
+} from '../types.js';
+
+// Most calls (non-filesystem tools, clean allows) have empty lists: share one frozen empty array rather
+// than freezing a fresh one per call (freezing arrays is a measurable share of the pipeline's cost).
+const EMPTY: readonly never[] = Object.freeze([]);
+
+export function frozenList<T>(list: readonly T[]): T[] {
+  return (list.length === 0 ? EMPTY : Object.freeze(list)) as T[];
+}
+
+// Decision ids: a random per-process prefix and a counter — unique across processes and restarts for the
+// audit trail, at a fraction of randomUUID's cost per call.
+const ID_PREFIX = randomUUID().slice(0, 13);
+let idCounter = 0;
+export function nextId(): string {
+  idCounter = (idCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return `${ID_PREFIX}-${idCounter.toString(36)}`;
+}
+
+/** The tool name, or `''` when the call has none (the model's output is never trusted to have a shape). */
+export function toolNameOf(call: ToolCall): string {
+  return call !== null && typeof call === 'object' && typeof call.tool === 'string' ? call.tool : '';
+}
+
+/** Stage 0: a call without a tool name or with non-object arguments is denied before any plugin sees it. */
+export function malformedCall(call: ToolCall, tool: string): Finding | undefined {
+  if (tool !== '' && call.args !== null && typeof call.args === 'object' && !Array.isArray(call.args))
+    return undefined;
+  return {
+    action: 'deny',
+    code: 'INVALID_CALL',
+    reason: `malformed tool call: ${tool === '' ? 'missing tool name' : 'args must be an object'}`,
+  };
+}
+
+export interface DecisionParts {
+  state: CallStateImpl;
+  tool: string;
+  time: number;
+  verdict: Verdict;
+  /** The final answer: the verdict, or how its prompt was settled. */
+  action: Verdict;
+  deny: Finding | undefined;
+  approval: ApprovalOutcome | undefined;
+  disclosure: Disclosure;
+}
+
+/** Stage 4: the frozen decision — every finding (deny first), the accesses, and the envelope of a deny. */
+export function buildDecision(p: DecisionParts): Decision {
+  const { state, deny, action } = p;
+  const reasons: Finding[] = deny
+    ? [deny, ...state.prompts]
+    : state.prompts.length > 0
+      ? [...state.prompts]
+      : [];
+  const envelope =
+    action === 'deny' && deny
+      ? Object.freeze(buildEnvelope(deny, p.tool, state.id, p.disclosure))
+      : undefined;
+  return Object.freeze({
+    id: state.id,
+    action,
+    verdict: p.verdict,
+    tool: p.tool,
+    sessionId: state.ctx.sessionId,
+    agentId: state.ctx.agentId,
+    reasons: frozenList(reasons),
+    accesses: state.accesses as Access[],
+    matched: frozenList(state.matched),
+    time: p.time,
+    approval: p.approval,
+    envelope,
+  });
+}
+
+/**
+ * Stage 5: observers run after the verdict, on a frozen decision; their taps never throw and are
+ * time-bounded. They may keep what they are given past this call (deferred delivery): they get a frozen copy
+ * of the context, so a host reusing its context object cannot rewrite what was recorded.
+ */
+export async function observeDecision(
+  hooks: GuardHooks,
+  decision: Decision,
+  call: ToolCall,
+  ctx: CallContext,
+  deny: Finding | undefined,
+): Promise<void> {
+  const violated = decision.action === 'deny' && deny !== undefined && hooks.onViolation.taps.length > 0;
+  if (hooks.onDecision.taps.length === 0 && !violated) return;
+  const seen = Object.freeze({ ...ctx });
+  const observe: Promise<void>[] = [];
+  if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, seen));
+  if (violated) {
+    const violation: Violation = Object.freeze({ decision, call, ctx: seen, finding: deny });
+    observe.push(hooks.onViolation.promise(violation));
+  }
+  await Promise.all(observe);
+}
