@@ -39,6 +39,14 @@ const SPEC = {
     'prefix', 'dir', 'cwd', 'filter', 'workspace', 'registry', 'tag', 'loglevel', 'userconfig', 'globalconfig',
     'cache', 'script-shell', 'node-options', 'call', 'package', 'location', 'reporter', 'store-dir',
     'modules-dir', 'virtual-store-dir', 'lockfile-dir', 'otp', 'access', 'scope', 'network-concurrency',
+    'omit', 'include', 'install-strategy', 'save-prefix',
+  ],
+  // Listed so getopt-style abbreviation does not read `--global` as `--globalconfig VALUE`.
+  flags: [
+    'global', 'ignore-scripts', 'save', 'save-dev', 'save-exact', 'save-optional', 'save-peer', 'production',
+    'legacy-peer-deps', 'force', 'dry-run', 'json', 'silent', 'frozen-lockfile', 'prefer-offline', 'no-save',
+    'workspaces', 'recursive', 'include-workspace-root', 'if-present', 'yes', 'offline', 'dev', 'exact',
+    'no-audit', 'no-fund', 'verbose', 'quiet', 'immutable', 'pure-lockfile', 'no-lockfile', 'strict-peer-deps',
   ],
 };
 
@@ -153,7 +161,8 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
     const [sub, ...args] = m === 'npm' ? p.operands : p.operands;
     projectNpmrc(cx, dir);
     const ignoreScripts = cx.args.some((f) => f.value === '--ignore-scripts');
-    const name = sub?.value ?? (m === 'yarn' ? 'install' : 'help');
+    if (sub === undefined && m !== 'yarn') return; // usage or `--version`: prints only
+    const name = sub?.value ?? 'install'; // `yarn` alone installs
     if (sub?.uncertain !== undefined) {
       cx.uncertain(`${cx.name}: the subcommand is not known`);
       return;

@@ -117,11 +117,7 @@ export const git: CommandHandler = (cx) => {
   unknownOptions(cx, sp);
   const g = new GitCall(cx, sub, sp, base, state);
   const plan: Plan = entry.run(g, action, args);
-  if (plan.gitDir !== 'none') {
-    cx.emit(literal(state.gitDir), plan.gitDir, { scope: 'subtree', tag: 'git-dir' });
-    if (state.commonDir !== state.gitDir)
-      cx.emit(literal(state.commonDir), plan.gitDir, { scope: 'subtree', tag: 'git-dir' });
-  }
+  for (const dir of new Set([state.gitDir, state.commonDir])) gitDirAccesses(cx, dir, plan);
   const risks: RiskGroup[] = ['always', ...plan.risks];
   riskyConfig(cx, sub, state.config, risks, 'the repository config');
   riskyCommandLine(cx, sub, cli, risks);
@@ -131,6 +127,25 @@ export const git: CommandHandler = (cx) => {
 function optionsFor(sub: string, action: string): string {
   if (sub === 'stash' && action === '') return SUBCOMMAND_OPTIONS['stash push']!;
   return SUBCOMMAND_OPTIONS[`${sub} ${action}`] ?? SUBCOMMAND_OPTIONS[sub] ?? '-';
+}
+
+/**
+ * What a subcommand does to the git dir. A writer that leaves config and hooks alone is described by the
+ * parts it writes — the entries of the git dir itself (index, HEAD, lock and message files) and the
+ * objects, refs and logs trees — so that the config and hooks a later git command of the line reads are
+ * not taken as rewritten.
+ */
+function gitDirAccesses(cx: CommandContext, dir: string, plan: Plan): void {
+  if (plan.gitDir === 'none') return;
+  if (plan.gitDir === 'config') {
+    cx.emit(literal(dir), 'write', { scope: 'subtree', tag: 'git-dir' });
+    return;
+  }
+  cx.emit(literal(dir), 'read', { scope: 'subtree', tag: 'git-dir' });
+  if (plan.gitDir === 'read') return;
+  cx.emit(literal(dir), 'write', { tag: 'git-dir' });
+  for (const d of ['objects', 'refs', 'logs', ...(plan.stateDirs ?? [])])
+    cx.emit(literal(`${dir}/${d}`), 'write', { scope: 'subtree', tag: 'git-dir' });
 }
 
 /** `stash push -u`: the action word (if any) and the arguments after it. */

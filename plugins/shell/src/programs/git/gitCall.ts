@@ -14,7 +14,13 @@ export type WorktreeUse = WorktreeFilterKind | 'all';
 
 /** What one git subcommand does, beyond the accesses its handler emits itself. */
 export interface Plan {
-  gitDir: 'read' | 'write' | 'none';
+  /**
+   * `write`: the index, objects, refs and logs (and `stateDirs`), never the config or hooks — so a later git
+   * command of the same line still trusts them; `config`: the whole git dir, config included.
+   */
+  gitDir: 'read' | 'write' | 'config' | 'none';
+  /** Directories of the git dir a writer keeps its state in (`rebase-merge`, `sequencer`, `worktrees`…). */
+  stateDirs?: readonly string[];
   /** Code-running config groups the subcommand reaches (`always` is added for every subcommand). */
   risks: readonly RiskGroup[];
   /** Hooks it may run. */
@@ -98,14 +104,25 @@ export class GitCall {
         continue;
       }
       const real = this.cx.resolveDir(this.at(f));
-      let dir = false;
+      // `.`, `..` and `x/` name directories whatever the filesystem says now.
+      let dir = f.value === '.' || f.value === '..' || f.value.endsWith('/');
       try {
-        dir = real !== null && statSync(real).isDirectory();
+        dir ||= real !== null && statSync(real).isDirectory();
       } catch {
-        dir = false;
+        // does not exist (yet): a single path
       }
       if (dir) this.worktree(op, use, f);
       else this.path(f, op);
+    }
+  }
+
+  /** Whether an operand is an existing directory (after `-C`). */
+  isDirectory(f: Field): boolean {
+    const real = this.cx.resolveDir(this.at(f));
+    try {
+      return real !== null && statSync(real).isDirectory();
+    } catch {
+      return false;
     }
   }
 

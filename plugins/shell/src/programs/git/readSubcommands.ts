@@ -38,9 +38,11 @@ export function status(g: GitCall): Plan {
 export function diff(g: GitCall): Plan {
   diffOutputs(g);
   const ops = g.p.operands;
-  const outside = ops.length === 2 && ops.some((f) => g.repo.missing || f.value.startsWith('/'));
+  const dashdash = g.cx.args.some((f) => f.value === '--');
+  const outside = ops.length === 2 && !dashdash && ops.some((f) => g.repo.missing || f.value.startsWith('/'));
   if (has(g.p, '--no-index') || outside) {
-    for (const f of ops) g.path(f, 'read', { scope: 'subtree' });
+    // Two directories are compared recursively; files (and /dev/null) are read as they are.
+    for (const f of ops) g.path(f, 'read', g.isDirectory(f) ? { scope: 'subtree' } : {});
     return { gitDir: 'none', risks: ['diff', 'pager'], hooks: [] };
   }
   if (!has(g.p, '--cached', '--staged')) g.worktree('read', 'tracked');

@@ -16,7 +16,11 @@ export function branch(g: GitCall): Plan {
     has(g.p, '-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-u', '--set-upstream-to') ||
     has(g.p, '--unset-upstream', '-t', '--track', '-f', '--force') ||
     (g.p.operands.length > 0 && !has(g.p, '-l', '--list', '--contains', '--merged', '--no-merged', '--points-at'));
-  return writes ? WRITE : READ;
+  if (!writes) return READ;
+  // Renaming, copying, deleting or tracking a branch rewrites its `branch.NAME.*` config section.
+  const config = has(g.p, '-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-u', '--set-upstream-to') ||
+    has(g.p, '--unset-upstream', '-t', '--track', '--edit-description');
+  return config ? { ...WRITE, gitDir: 'config' } : WRITE;
 }
 
 /** tag: lists unless creating or deleting; `-F` reads a message file; signing runs gpg. */
@@ -34,7 +38,7 @@ export function remote(g: GitCall, action: string): Plan {
   if (action === '' || action === 'show' || action === 'get-url')
     return { gitDir: 'read', risks: action === 'show' ? ['network'] : [], hooks: [] };
   if (['add', 'remove', 'rm', 'rename', 'set-url', 'set-head', 'set-branches'].includes(action))
-    return { gitDir: 'write', risks: has(g.p, '-f', '--fetch') ? ['network'] : [], hooks: REF_AND_INDEX_HOOKS };
+    return { gitDir: 'config', risks: has(g.p, '-f', '--fetch') ? ['network'] : [], hooks: REF_AND_INDEX_HOOKS };
   if (action === 'prune' || action === 'update')
     return { gitDir: 'write', risks: ['network'], hooks: HOOKS.fetch! };
   g.uncertain(`unknown remote action ${action}`);
@@ -72,7 +76,7 @@ export function config(g: GitCall): Plan {
     g.path(literal('/etc/gitconfig'), 'read');
     g.path({ value: '~/.gitconfig', raw: '~/.gitconfig', glob: -1, tilde: true }, 'read');
   }
-  return { gitDir: writes && !file && !has(g.p, '--global', '--system') ? 'write' : 'read', risks: [], hooks: [] };
+  return { gitDir: writes && !file && !has(g.p, '--global', '--system') ? 'config' : 'read', risks: [], hooks: [] };
 }
 
 /** fetch/push/ls-remote: the network (ssh, credential helpers); `--upload-pack`/`--receive-pack` run programs. */
@@ -81,7 +85,7 @@ export function network(g: GitCall): Plan {
     g.uncertain('--upload-pack/--receive-pack/--exec runs a program');
   if (g.sub === 'ls-remote') return { gitDir: 'read', risks: ['network'], hooks: [] };
   return {
-    gitDir: 'write',
+    gitDir: has(g.p, '-u', '--set-upstream') ? 'config' : 'write',
     risks: ['network', ...(g.sub === 'push' ? (['sign'] as const) : [])],
     hooks: HOOKS[g.sub] ?? REF_AND_INDEX_HOOKS,
   };

@@ -85,7 +85,12 @@ export function worktree(g: GitCall, action: string): Plan {
   if (action === 'add' && ops[0]) g.path(ops[0], 'write', { scope: 'subtree' });
   else if (action === 'remove' || action === 'move') for (const f of ops) g.path(f, 'write', { scope: 'subtree' });
   else if (!['prune', 'lock', 'unlock', 'repair'].includes(action)) g.uncertain(`unknown worktree action ${action}`);
-  return { gitDir: 'write', risks: ['content'], hooks: action === 'add' ? HOOKS.worktree! : REF_AND_INDEX_HOOKS };
+  return {
+    gitDir: 'write',
+    stateDirs: ['worktrees'],
+    risks: ['content'],
+    hooks: action === 'add' ? HOOKS.worktree! : REF_AND_INDEX_HOOKS,
+  };
 }
 
 /** submodule ACTION: `foreach` runs a command; update/add/init clone and check out into the worktree. */
@@ -98,7 +103,8 @@ export function submodule(g: GitCall, action: string): Plan {
     return { gitDir: 'read', risks: ['content'], hooks: [] };
   // update/add/init/deinit/sync/absorbgitdirs/set-branch/set-url: submodules are checked out beneath.
   g.worktree('write', 'all');
-  return { gitDir: 'write', risks: ['network', 'content', 'merge'], hooks: HOOKS.clone! };
+  // Submodules are registered in the config and cloned into .git/modules.
+  return { gitDir: 'config', risks: ['network', 'content', 'merge'], hooks: HOOKS.clone! };
 }
 
 /** bisect ACTION: `run` runs a command; the marking actions check out commits. */

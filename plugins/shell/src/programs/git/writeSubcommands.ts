@@ -55,12 +55,11 @@ export function checkout(g: GitCall): Plan {
   messageFiles(g);
   const creates = has(g.p, '-b', '-B', '-c', '-C', '--create', '--force-create', '--orphan');
   const force = has(g.p, '-f', '--force', '--discard-changes');
-  const dashdash = g.p.operands.length > 0 && g.sub === 'checkout';
-  if (!(creates && g.p.operands.length === 0)) {
-    if (dashdash && g.p.operands.length > 1) g.pathspecs(g.p.operands.slice(1), 'write', 'tracked');
-    g.worktree('write', force ? 'all' : 'notUntracked');
-  }
-  return { gitDir: 'write', risks: ['content', 'merge'], hooks: HOOKS[g.sub] ?? HOOKS.checkout! };
+  // A new branch from a remote-tracking start point records its upstream in the config (branch.autoSetupMerge).
+  const gitDir = creates || has(g.p, '-t', '--track') ? 'config' : 'write';
+  // `checkout -- PATHS` rewrites tracked files beneath the worktree: the filtered subtree covers them.
+  if (!(creates && g.p.operands.length === 0)) g.worktree('write', force ? 'all' : 'notUntracked');
+  return { gitDir, risks: ['content', 'merge'], hooks: HOOKS[g.sub] ?? HOOKS.checkout! };
 }
 
 /** restore: the worktree copies of the pathspecs (tracked files), or only the index with `--staged`. */
@@ -97,7 +96,8 @@ export function integrate(g: GitCall): Plan {
   g.worktree('write', 'notUntracked');
   const network = g.sub === 'pull' ? (['network'] as const) : [];
   return {
-    gitDir: 'write',
+    gitDir: g.sub === 'pull' && has(g.p, '--set-upstream') ? 'config' : 'write',
+    stateDirs: ['rebase-merge', 'rebase-apply', 'sequencer'],
     risks: ['content', 'merge', 'editor', 'sign', ...network],
     hooks: HOOKS[g.sub] ?? HOOKS.merge!,
   };
@@ -120,8 +120,8 @@ export function rm(g: GitCall): Plan {
 export function mv(g: GitCall): Plan {
   if (!has(g.p, '-n', '--dry-run')) {
     for (const f of g.p.operands) {
-      g.pathspecs([f], 'write', 'all');
-      g.path(f, 'write', { followFinal: false });
+      if (g.isDirectory(f)) g.worktree('write', 'all', f);
+      else g.path(f, 'write', { followFinal: false });
     }
   }
   return { gitDir: 'write', risks: ['content'], hooks: REF_AND_INDEX_HOOKS };
