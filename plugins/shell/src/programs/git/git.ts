@@ -130,22 +130,20 @@ function optionsFor(sub: string, action: string): string {
 }
 
 /**
- * What a subcommand does to the git dir. A writer that leaves config and hooks alone is described by the
- * parts it writes — the entries of the git dir itself (index, HEAD, lock and message files) and the
- * objects, refs and logs trees — so that the config and hooks a later git command of the line reads are
- * not taken as rewritten.
+ * What a subcommand does to the git dir. A writer is described by the parts it writes — the entries of
+ * the git dir itself (index, HEAD, lock and message files) and of its objects, refs and logs directories,
+ * the config only when it changes it — so that the config a later git command of the line reads is not
+ * taken as rewritten. These are path accesses, not subtrees: a subtree write inside the worktree would make
+ * every later worktree walk of the line "unknown" (the engine does not apply the walk's filter, which skips
+ * `.git`, to writers), and what git creates there are objects and refs, never files of the worktree.
  */
 function gitDirAccesses(cx: CommandContext, dir: string, plan: Plan): void {
   if (plan.gitDir === 'none') return;
-  if (plan.gitDir === 'config') {
-    cx.emit(literal(dir), 'write', { scope: 'subtree', tag: 'git-dir' });
-    return;
-  }
   cx.emit(literal(dir), 'read', { scope: 'subtree', tag: 'git-dir' });
   if (plan.gitDir === 'read') return;
-  cx.emit(literal(dir), 'write', { tag: 'git-dir' });
-  for (const d of ['objects', 'refs', 'logs', ...(plan.stateDirs ?? [])])
-    cx.emit(literal(`${dir}/${d}`), 'write', { scope: 'subtree', tag: 'git-dir' });
+  const parts = ['', '/objects', '/refs', '/logs', ...(plan.stateDirs ?? []).map((d) => `/${d}`)];
+  if (plan.gitDir === 'config') parts.push('/config');
+  for (const p of parts) cx.emit(literal(`${dir}${p}`), 'write', { tag: 'git-dir' });
 }
 
 /** `stash push -u`: the action word (if any) and the arguments after it. */

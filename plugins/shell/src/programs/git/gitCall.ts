@@ -85,7 +85,7 @@ export class GitCall {
             kind: use,
             prefix,
             tracked: this.repo.tracked(),
-            ignore: this.repo.ignore(),
+            ignore: this.repo.ignore(op === 'write'),
             ignored,
             name: `git ${this.sub}: ${use} files of ${root}`,
           });

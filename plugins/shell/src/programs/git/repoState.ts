@@ -20,7 +20,12 @@ export interface RepoState extends GitRepo {
   /** Set when the config could not be read for certain (the caller is then uncertain). */
   configUncertain?: string;
   tracked(): TrackedSet | null;
-  ignore(): GitignoreRules | null;
+  /**
+   * The ignore rules. `ownWrites`: the command itself writes beneath the worktree, so the line's writes
+   * seen during the walk include its own — then the root's ignore files are checked now (before its own
+   * accesses exist) and an existing nested `.gitignore` counts as unknown.
+   */
+  ignore(ownWrites?: boolean): GitignoreRules | null;
 }
 
 /** Loads config (bounded, refusing a file this line writes first) and prepares the lazy index and ignore rules. */
@@ -55,7 +60,7 @@ export function loadRepoState(cx: CommandContext, repo: GitRepo): RepoState {
       }
       return tracked;
     },
-    ignore() {
+    ignore(ownWrites = false) {
       if (ignore !== undefined) return ignore;
       const root = repo.worktree;
       if (root === null) return (ignore = null);
@@ -64,7 +69,13 @@ export function loadRepoState(cx: CommandContext, repo: GitRepo): RepoState {
       const excludes = configValue(config, 'core.excludesfile');
       if (excludes !== undefined && excludes.startsWith('/')) rootFiles.push(excludes);
       rootFiles.push(`${commonDir}/info/exclude`);
-      ignore = new GitignoreRules(root, rootFiles);
+      const rootGitignore = `${root}/.gitignore`;
+      const early = new Set([...rootFiles, rootGitignore].filter((f) => lineMayWrite(cx, f)));
+      const mayBeWritten = (f: string): boolean => {
+        if (f === rootGitignore || rootFiles.includes(f)) return early.has(f);
+        return ownWrites ? existsSync(f) : lineMayWrite(cx, f);
+      };
+      ignore = new GitignoreRules(root, rootFiles, mayBeWritten);
       return ignore;
     },
   };

@@ -33,6 +33,7 @@ export function worktreeFilter(input: FilterInput): SubtreeFilter | undefined {
   if (tracked === null) return undefined;
   const rel = (p: string) => (prefix === '' ? p : `${prefix}/${p}`);
   const isIgnored = (p: string, isDir: boolean) => ignore?.ignored(p, isDir) ?? false;
+  // `unknown` counts as whichever answer skips less.
   const skipsInWorktree = (p: string, isDir: boolean): boolean => {
     // The repository itself is not content: its own accesses judge it.
     if (p === '.git' || p.startsWith('.git/')) return true;
@@ -41,14 +42,14 @@ export function worktreeFilter(input: FilterInput): SubtreeFilter | undefined {
       case 'tracked':
         return !t;
       case 'unignored':
-        return !t && isIgnored(p, isDir);
+        return !t && isIgnored(p, isDir) === true;
       case 'notUntracked':
-        return !isDir && !t && !isIgnored(p, false);
+        return !isDir && !t && isIgnored(p, false) === false;
       case 'untracked': {
         if (!isDir && t) return true;
         if (input.ignored === 'also') return false;
-        if (input.ignored === 'only') return !isDir && !isIgnored(p, false);
-        return isIgnored(p, isDir) && !t;
+        if (input.ignored === 'only') return !isDir && isIgnored(p, false) === false;
+        return isIgnored(p, isDir) === true && !t;
       }
     }
   };
