@@ -13,20 +13,56 @@ const SPEC = {
   shortFlags: 'bBdeikLnpqrRsStvwh',
   optionalShort: '',
   long: [
-    'directory', 'file', 'makefile', 'include-dir', 'jobs', 'load-average', 'old-file', 'assume-old', 'what-if',
-    'new-file', 'assume-new', 'eval', 'output-sync', 'debug', 'shuffle', 'jobserver-style',
+    'directory',
+    'file',
+    'makefile',
+    'include-dir',
+    'jobs',
+    'load-average',
+    'old-file',
+    'assume-old',
+    'what-if',
+    'new-file',
+    'assume-new',
+    'eval',
+    'output-sync',
+    'debug',
+    'shuffle',
+    'jobserver-style',
   ],
   flags: [
-    'always-make', 'environment-overrides', 'ignore-errors', 'keep-going', 'check-symlink-times', 'just-print',
-    'dry-run', 'recon', 'print-data-base', 'question', 'no-builtin-rules', 'no-builtin-variables', 'silent',
-    'quiet', 'no-silent', 'no-keep-going', 'stop', 'touch', 'trace', 'version', 'print-directory',
-    'no-print-directory', 'warn-undefined-variables', 'help', 'load-average',
+    'always-make',
+    'environment-overrides',
+    'ignore-errors',
+    'keep-going',
+    'check-symlink-times',
+    'just-print',
+    'dry-run',
+    'recon',
+    'print-data-base',
+    'question',
+    'no-builtin-rules',
+    'no-builtin-variables',
+    'silent',
+    'quiet',
+    'no-silent',
+    'no-keep-going',
+    'stop',
+    'touch',
+    'trace',
+    'version',
+    'print-directory',
+    'no-print-directory',
+    'warn-undefined-variables',
+    'help',
+    'load-average',
   ],
 };
 
 function compose(dirs: readonly Field[]): Field {
   let dir: Field = literal('.');
-  for (const c of dirs) dir = c.value.startsWith('/') || c.tilde ? c : { ...c, value: `${dir.value}/${c.value}` };
+  for (const c of dirs)
+    dir = c.value.startsWith('/') || c.tilde ? c : { ...c, value: `${dir.value}/${c.value}` };
   return dir;
 }
 
@@ -36,7 +72,8 @@ function within(dir: Field, name: string): Field {
 
 /** The makefile make reads: `-f` files, else GNUmakefile, makefile or Makefile in the directory. */
 function makefiles(cx: CommandContext, dir: Field, given: readonly Field[]): Field[] | null {
-  if (given.length > 0) return given.map((f) => (f.value.startsWith('/') || f.tilde ? f : within(dir, f.value)));
+  if (given.length > 0)
+    return given.map((f) => (f.value.startsWith('/') || f.tilde ? f : within(dir, f.value)));
   for (const n of ['GNUmakefile', 'makefile', 'Makefile']) {
     const f = within(dir, n);
     if (cx.exists(f)) return [f];
@@ -95,7 +132,13 @@ export const make: CommandHandler = (cx) => {
   runTargets(cx, mk, dir, wanted, dryRun);
 };
 
-function runTargets(cx: CommandContext, mk: Makefile, dir: Field, wanted: readonly string[], dryRun: boolean): void {
+function runTargets(
+  cx: CommandContext,
+  mk: Makefile,
+  dir: Field,
+  wanted: readonly string[],
+  dryRun: boolean,
+): void {
   const seen = new Set<string>();
   const stack = [...wanted];
   while (stack.length > 0) {
@@ -109,7 +152,8 @@ function runTargets(cx: CommandContext, mk: Makefile, dir: Field, wanted: readon
     const rule = mk.rules.get(t);
     if (rule === undefined) {
       // No explicit rule: an existing file needs nothing; otherwise a built-in implicit rule may run.
-      if (!cx.exists(within(dir, t))) cx.uncertain(`make: no explicit rule for ${t} (implicit rules run programs we do not follow)`);
+      if (!cx.exists(within(dir, t)))
+        cx.uncertain(`make: no explicit rule for ${t} (implicit rules run programs we do not follow)`);
       continue;
     }
     const prereqs = rule.prereqs;

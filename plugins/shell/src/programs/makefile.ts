@@ -13,14 +13,28 @@ export interface Makefile {
 
 /** GNU make's built-in variables a recipe may use (`make -p -f /dev/null`); all are plain programs. */
 const BUILTIN: ReadonlyArray<[string, string]> = [
-  ['CC', 'cc'], ['CXX', 'g++'], ['CPP', 'cc -E'], ['RM', 'rm -f'], ['AR', 'ar'], ['ARFLAGS', 'rv'],
-  ['AS', 'as'], ['LD', 'ld'], ['LEX', 'lex'], ['YACC', 'yacc'], ['FC', 'f77'], ['MAKE', 'make'],
-  ['MAKEINFO', 'makeinfo'], ['TEX', 'tex'], ['SHELL', '/bin/sh'],
+  ['CC', 'cc'],
+  ['CXX', 'g++'],
+  ['CPP', 'cc -E'],
+  ['RM', 'rm -f'],
+  ['AR', 'ar'],
+  ['ARFLAGS', 'rv'],
+  ['AS', 'as'],
+  ['LD', 'ld'],
+  ['LEX', 'lex'],
+  ['YACC', 'yacc'],
+  ['FC', 'f77'],
+  ['MAKE', 'make'],
+  ['MAKEINFO', 'makeinfo'],
+  ['TEX', 'tex'],
+  ['SHELL', '/bin/sh'],
 ];
 
 /** Special targets that change how recipes run or are found: we do not follow them. */
-const UNSUPPORTED_SPECIAL = /^\.(ONESHELL|SECONDEXPANSION|DEFAULT|RECIPEPREFIX|SHELLFLAGS|EXPORT_ALL_VARIABLES)$/;
-const HARMLESS_SPECIAL = /^\.(PHONY|SILENT|SUFFIXES|PRECIOUS|INTERMEDIATE|SECONDARY|DELETE_ON_ERROR|IGNORE|NOTPARALLEL|POSIX|NOTINTERMEDIATE|LOW_RESOLUTION_TIME)$/;
+const UNSUPPORTED_SPECIAL =
+  /^\.(ONESHELL|SECONDEXPANSION|DEFAULT|RECIPEPREFIX|SHELLFLAGS|EXPORT_ALL_VARIABLES)$/;
+const HARMLESS_SPECIAL =
+  /^\.(PHONY|SILENT|SUFFIXES|PRECIOUS|INTERMEDIATE|SECONDARY|DELETE_ON_ERROR|IGNORE|NOTPARALLEL|POSIX|NOTINTERMEDIATE|LOW_RESOLUTION_TIME)$/;
 
 /**
  * Parses the "plain" subset of a makefile: simple and recursive variable assignments (`=`, `:=`, `::=`,
@@ -46,9 +60,16 @@ export function parseMakefile(text: string): Makefile | { uncertain: string } {
     const line = stripComment(raw).trim();
     if (line === '') continue;
     const word = line.split(/\s+/)[0]!;
-    if (/^(-?include|sinclude|define|endef|ifeq|ifneq|ifdef|ifndef|else|endif|vpath|unexport|load|-load)$/.test(word))
+    if (
+      /^(-?include|sinclude|define|endef|ifeq|ifneq|ifdef|ifndef|else|endif|vpath|unexport|load|-load)$/.test(
+        word,
+      )
+    )
       return { uncertain: `makefile uses ${word}` };
-    const assign = /^(?:(?:export|override)\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(\+=|\?=|:::?=|::=|:=|!=|=)\s*(.*)$/.exec(line);
+    const assign =
+      /^(?:(?:export|override)\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(\+=|\?=|:::?=|::=|:=|!=|=)\s*(.*)$/.exec(
+        line,
+      );
     if (assign) {
       const [, name, op, value] = assign;
       if (op === '!=') return { uncertain: `${name} != runs a shell command` };
@@ -82,7 +103,8 @@ export function parseMakefile(text: string): Makefile | { uncertain: string } {
     for (const t of targets) {
       if (t.includes('%')) return { uncertain: `pattern rule ${t}` };
       if (UNSUPPORTED_SPECIAL.test(t)) return { uncertain: `makefile uses ${t}` };
-      if (/^\.[A-Za-z]+(\.[A-Za-z]+)?$/.test(t) && !HARMLESS_SPECIAL.test(t)) return { uncertain: `suffix or special rule ${t}` };
+      if (/^\.[A-Za-z]+(\.[A-Za-z]+)?$/.test(t) && !HARMLESS_SPECIAL.test(t))
+        return { uncertain: `suffix or special rule ${t}` };
       if (HARMLESS_SPECIAL.test(t)) continue;
       defaultTarget ??= t;
       const r = rules.get(t) ?? { prereqs: [], recipe: [] };

@@ -14,44 +14,180 @@ import { emitOptions, literal } from './spec.js';
 type Manager = 'npm' | 'pnpm' | 'yarn';
 
 const INSTALL = new Set([
-  'install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isntal', 'isntall', 'add', 'ci',
-  'clean-install', 'ic', 'install-clean', 'isntall-clean', 'update', 'up', 'upgrade', 'udpate', 'uninstall',
-  'un', 'unlink', 'remove', 'rm', 'r', 'dedupe', 'ddp', 'prune', 'rebuild', 'rb', 'link', 'ln', 'import',
-  'install-test', 'it', 'install-ci-test', 'cit',
+  'install',
+  'i',
+  'in',
+  'ins',
+  'inst',
+  'insta',
+  'instal',
+  'isnt',
+  'isntal',
+  'isntall',
+  'add',
+  'ci',
+  'clean-install',
+  'ic',
+  'install-clean',
+  'isntall-clean',
+  'update',
+  'up',
+  'upgrade',
+  'udpate',
+  'uninstall',
+  'un',
+  'unlink',
+  'remove',
+  'rm',
+  'r',
+  'dedupe',
+  'ddp',
+  'prune',
+  'rebuild',
+  'rb',
+  'link',
+  'ln',
+  'import',
+  'install-test',
+  'it',
+  'install-ci-test',
+  'cit',
 ]);
 /** Commands that read the project (and `node_modules`) and print. */
 const READ = new Set([
-  'ls', 'list', 'll', 'la', 'outdated', 'view', 'info', 'show', 'v', 'search', 'help', 'root', 'prefix',
-  'bin', 'whoami', 'ping', 'explain', 'why', 'fund', 'query', 'sbom', 'licenses', 'owner', 'access',
-  'dist-tag', 'team', 'token', 'doctor', 'store', 'outdated', 'audit', 'config', 'get', 'c',
+  'ls',
+  'list',
+  'll',
+  'la',
+  'outdated',
+  'view',
+  'info',
+  'show',
+  'v',
+  'search',
+  'help',
+  'root',
+  'prefix',
+  'bin',
+  'whoami',
+  'ping',
+  'explain',
+  'why',
+  'fund',
+  'query',
+  'sbom',
+  'licenses',
+  'owner',
+  'access',
+  'dist-tag',
+  'team',
+  'token',
+  'doctor',
+  'store',
+  'outdated',
+  'audit',
+  'config',
+  'get',
+  'c',
 ]);
 /** Lifecycle scripts of the project itself that an install runs (npm docs: "Life Cycle Operation Order"). */
-const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
+const INSTALL_SCRIPTS = [
+  'preinstall',
+  'install',
+  'postinstall',
+  'prepublish',
+  'preprepare',
+  'prepare',
+  'postprepare',
+];
 const RUN = new Set(['run', 'run-script', 'rum', 'urn']);
-const SHORT_RUN: Readonly<Record<string, string>> = { test: 'test', t: 'test', tst: 'test', start: 'start', stop: 'stop', restart: 'restart' };
+const SHORT_RUN: Readonly<Record<string, string>> = {
+  test: 'test',
+  t: 'test',
+  tst: 'test',
+  start: 'start',
+  stop: 'stop',
+  restart: 'restart',
+};
 /** npm config keys whose value is a program npm runs (npm-config(7)): in a project's .npmrc that is code. */
-const NPMRC_CODE = /^\s*(script-shell|node-options|shell|git|editor|browser|viewer|onload-script|init-module)\s*=/m;
+const NPMRC_CODE =
+  /^\s*(script-shell|node-options|shell|git|editor|browser|viewer|onload-script|init-module)\s*=/m;
 
 /** Options that take a value, for all three (unknown ones are left as they are: npm accepts any config key). */
 const SPEC = {
   short: 'Cwc',
   long: [
-    'prefix', 'dir', 'cwd', 'filter', 'workspace', 'registry', 'tag', 'loglevel', 'userconfig', 'globalconfig',
-    'cache', 'script-shell', 'node-options', 'call', 'package', 'location', 'reporter', 'store-dir',
-    'modules-dir', 'virtual-store-dir', 'lockfile-dir', 'otp', 'access', 'scope', 'network-concurrency',
-    'omit', 'include', 'install-strategy', 'save-prefix',
+    'prefix',
+    'dir',
+    'cwd',
+    'filter',
+    'workspace',
+    'registry',
+    'tag',
+    'loglevel',
+    'userconfig',
+    'globalconfig',
+    'cache',
+    'script-shell',
+    'node-options',
+    'call',
+    'package',
+    'location',
+    'reporter',
+    'store-dir',
+    'modules-dir',
+    'virtual-store-dir',
+    'lockfile-dir',
+    'otp',
+    'access',
+    'scope',
+    'network-concurrency',
+    'omit',
+    'include',
+    'install-strategy',
+    'save-prefix',
   ],
   // Listed so getopt-style abbreviation does not read `--global` as `--globalconfig VALUE`.
   flags: [
-    'global', 'ignore-scripts', 'save', 'save-dev', 'save-exact', 'save-optional', 'save-peer', 'production',
-    'legacy-peer-deps', 'force', 'dry-run', 'json', 'silent', 'frozen-lockfile', 'prefer-offline', 'no-save',
-    'workspaces', 'recursive', 'include-workspace-root', 'if-present', 'yes', 'offline', 'dev', 'exact',
-    'no-audit', 'no-fund', 'verbose', 'quiet', 'immutable', 'pure-lockfile', 'no-lockfile', 'strict-peer-deps',
+    'global',
+    'ignore-scripts',
+    'save',
+    'save-dev',
+    'save-exact',
+    'save-optional',
+    'save-peer',
+    'production',
+    'legacy-peer-deps',
+    'force',
+    'dry-run',
+    'json',
+    'silent',
+    'frozen-lockfile',
+    'prefer-offline',
+    'no-save',
+    'workspaces',
+    'recursive',
+    'include-workspace-root',
+    'if-present',
+    'yes',
+    'offline',
+    'dev',
+    'exact',
+    'no-audit',
+    'no-fund',
+    'verbose',
+    'quiet',
+    'immutable',
+    'pure-lockfile',
+    'no-lockfile',
+    'strict-peer-deps',
   ],
 };
 
 function join(dir: Field, name: string): Field {
-  return dir.value === '.' ? literal(name) : { ...dir, value: `${dir.value.replace(/\/+$/, '')}/${name}`, glob: -1 };
+  return dir.value === '.'
+    ? literal(name)
+    : { ...dir, value: `${dir.value.replace(/\/+$/, '')}/${name}`, glob: -1 };
 }
 
 /**
@@ -81,12 +217,19 @@ function lockfile(m: Manager): string {
 }
 
 /** Runs the project's own install lifecycle scripts (dependencies' scripts cannot be seen: see README). */
-function install(cx: CommandContext, m: Manager, dir: Field, args: readonly Field[], ignoreScripts: boolean): void {
+function install(
+  cx: CommandContext,
+  m: Manager,
+  dir: Field,
+  args: readonly Field[],
+  ignoreScripts: boolean,
+): void {
   // Scripts first: package.json is read before the install rewrites it.
   if (!ignoreScripts) {
     const s = readScripts(cx, join(dir, 'package.json'));
     if (!('uncertain' in s))
-      for (const name of INSTALL_SCRIPTS) runScript(cx, s.scripts, name, { prePost: false, args: [], via: cx.name, dir });
+      for (const name of INSTALL_SCRIPTS)
+        runScript(cx, s.scripts, name, { prePost: false, args: [], via: cx.name, dir });
     else if (cx.exists(join(dir, 'package.json'))) cx.uncertain(`${cx.name}: ${s.uncertain}`);
   }
   // `npm install ./dir` / `file:../x` installs a local folder: it is read (and its scripts run).
@@ -102,7 +245,13 @@ function install(cx: CommandContext, m: Manager, dir: Field, args: readonly Fiel
   cx.write(join(dir, 'package.json'), { tag: 'install' });
 }
 
-function run(cx: CommandContext, m: Manager, dir: Field, name: Field | undefined, args: readonly Field[]): void {
+function run(
+  cx: CommandContext,
+  m: Manager,
+  dir: Field,
+  name: Field | undefined,
+  args: readonly Field[],
+): void {
   if (name === undefined) {
     cx.read(join(dir, 'package.json'), { tag: 'package.json' }); // `npm run` lists the scripts
     return;
@@ -117,7 +266,8 @@ function run(cx: CommandContext, m: Manager, dir: Field, name: Field | undefined
     return;
   }
   const passed = args[0]?.value === '--' ? args.slice(1) : args;
-  if (runScript(cx, s.scripts, name.value, { prePost: true, args: passed, via: `${cx.name} run`, dir })) return;
+  if (runScript(cx, s.scripts, name.value, { prePost: true, args: passed, via: `${cx.name} run`, dir }))
+    return;
   if (name.value === 'start' && cx.exists(join(dir, 'server.js'))) {
     cx.script(inDir(dir, 'node server.js'), `${cx.name} start`); // npm's default start script
     return;
@@ -143,7 +293,9 @@ function bin(cx: CommandContext, dir: Field, name: Field, args: readonly Field[]
   }
   const local = join(dir, `node_modules/.bin/${name.value}`);
   if (!cx.exists(local)) {
-    cx.uncertain(`${cx.name} ${name.value}: not installed in the project, it would download and run a package`);
+    cx.uncertain(
+      `${cx.name} ${name.value}: not installed in the project, it would download and run a package`,
+    );
     return;
   }
   cx.exec([literal(name.value), ...args]);
@@ -153,7 +305,12 @@ function bin(cx: CommandContext, dir: Field, name: Field, args: readonly Field[]
 function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler {
   return (cx) => {
     const p = parseArgs(cx.args, { ...SPEC, posix: m !== 'npm' });
-    emitOptions(cx, p, { '--userconfig': 'read', '--globalconfig': 'read', '--cache': 'write', '--store-dir': 'write' });
+    emitOptions(cx, p, {
+      '--userconfig': 'read',
+      '--globalconfig': 'read',
+      '--cache': 'write',
+      '--store-dir': 'write',
+    });
     if (values(p, '--script-shell', '--node-options').length > 0)
       cx.uncertain(`${cx.name}: --script-shell/--node-options sets a program it runs`);
     const dir = projectDir(cx, values(p, ...dirOpts)[0] ?? literal('.'));
@@ -167,7 +324,10 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       cx.uncertain(`${cx.name}: the subcommand is not known`);
       return;
     }
-    if (values(p, '-w', '--workspace', '--filter').length > 0 || has(p, '-r', '--recursive', '--workspaces', '-ws')) {
+    if (
+      values(p, '-w', '--workspace', '--filter').length > 0 ||
+      has(p, '-r', '--recursive', '--workspaces', '-ws')
+    ) {
       cx.uncertain(`${cx.name}: runs in workspace packages we do not enumerate`);
       return;
     }
@@ -179,7 +339,8 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       const call = values(p, '-c', '--call')[0];
       if (call) cx.script(call.value, `${cx.name} exec -c`);
       else if (name === 'dlx') cx.uncertain(`${cx.name} dlx downloads and runs a package`);
-      else if (values(p, '--package').length > 0) cx.uncertain(`${cx.name} exec --package downloads and runs a package`);
+      else if (values(p, '--package').length > 0)
+        cx.uncertain(`${cx.name} exec --package downloads and runs a package`);
       else if (args[0]) bin(cx, dir, args[0], args.slice(1));
       return;
     }
@@ -200,7 +361,10 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
     if (READ.has(name)) {
       if ((name === 'config' || name === 'c') && args[0] && !['get', 'list', 'ls'].includes(args[0].value)) {
         const key = args[1]?.value ?? '';
-        if (args[1]?.uncertain !== undefined || /^(script-shell|node-options|shell|git|editor|browser|viewer)/.test(key))
+        if (
+          args[1]?.uncertain !== undefined ||
+          /^(script-shell|node-options|shell|git|editor|browser|viewer)/.test(key)
+        )
           cx.uncertain(`${cx.name} config: ${key} sets a program it runs`);
         cx.write({ value: '~/.npmrc', raw: '~/.npmrc', glob: -1, tilde: true }, { tag: 'config' });
         return;
@@ -210,11 +374,26 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
         return;
       }
       cx.read(join(dir, 'package.json'), { tag: 'package.json' });
-      if (['ls', 'list', 'll', 'la', 'outdated', 'explain', 'why', 'fund', 'audit', 'licenses', 'query', 'sbom'].includes(name))
+      if (
+        [
+          'ls',
+          'list',
+          'll',
+          'la',
+          'outdated',
+          'explain',
+          'why',
+          'fund',
+          'audit',
+          'licenses',
+          'query',
+          'sbom',
+        ].includes(name)
+      )
         cx.read(join(dir, 'node_modules'), { scope: 'subtree', tag: 'node_modules' });
       return;
     }
-    if (name === '--version' || name === '-v' || name === 'version' && args.length === 0) return;
+    if (name === '--version' || name === '-v' || (name === 'version' && args.length === 0)) return;
     if (m !== 'npm') {
       // `pnpm build`, `yarn lint`: a script of that name, else a binary of node_modules/.bin.
       run(cx, m, dir, sub, args);
@@ -226,7 +405,11 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
 
 /** npx PKG ARGS: a binary of the project's node_modules/.bin, or a download (uncertain); `-c` is shell code. */
 const npx: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'cp', long: ['call', 'package', 'prefix', 'registry', 'cache'], posix: true });
+  const p = parseArgs(cx.args, {
+    short: 'cp',
+    long: ['call', 'package', 'prefix', 'registry', 'cache'],
+    posix: true,
+  });
   const dir = projectDir(cx, values(p, '--prefix')[0] ?? literal('.'));
   const call = values(p, '-c', '--call')[0];
   if (call) {

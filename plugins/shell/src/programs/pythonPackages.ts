@@ -20,18 +20,64 @@ function projectRoot(cx: CommandContext): string | null {
 }
 
 const PIP_WRITES = new Set(['install', 'uninstall']);
-const PIP_READS = new Set(['list', 'show', 'freeze', 'check', 'help', 'search', 'index', 'inspect', 'debug', 'hash', 'cache', 'config', '--version', '-V']);
+const PIP_READS = new Set([
+  'list',
+  'show',
+  'freeze',
+  'check',
+  'help',
+  'search',
+  'index',
+  'inspect',
+  'debug',
+  'hash',
+  'cache',
+  'config',
+  '--version',
+  '-V',
+]);
 
 /** pip: installs into a site directory that is not on the command line unless `--target`/`--prefix`/`--root`. */
 const pip: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {
     short: 'rcedtbiw',
     long: [
-      'requirement', 'constraint', 'editable', 'target', 'prefix', 'root', 'src', 'dest', 'index-url',
-      'extra-index-url', 'find-links', 'log', 'cache-dir', 'python', 'build', 'wheel-dir', 'platform',
-      'python-version', 'implementation', 'abi', 'upgrade-strategy', 'progress-bar', 'proxy', 'retries',
-      'timeout', 'exists-action', 'trusted-host', 'cert', 'client-cert', 'report', 'config-settings',
-      'global-option', 'no-binary', 'only-binary', 'format', 'exclude',
+      'requirement',
+      'constraint',
+      'editable',
+      'target',
+      'prefix',
+      'root',
+      'src',
+      'dest',
+      'index-url',
+      'extra-index-url',
+      'find-links',
+      'log',
+      'cache-dir',
+      'python',
+      'build',
+      'wheel-dir',
+      'platform',
+      'python-version',
+      'implementation',
+      'abi',
+      'upgrade-strategy',
+      'progress-bar',
+      'proxy',
+      'retries',
+      'timeout',
+      'exists-action',
+      'trusted-host',
+      'cert',
+      'client-cert',
+      'report',
+      'config-settings',
+      'global-option',
+      'no-binary',
+      'only-binary',
+      'format',
+      'exclude',
     ],
   });
   emitOptions(cx, p, {
@@ -48,19 +94,37 @@ const pip: CommandHandler = (cx) => {
   const [sub, ...rest] = p.operands;
   const name = sub?.value ?? '';
   if (values(p, '--python').length > 0) cx.uncertain('pip --python runs another interpreter');
-  const targets = values(p, '-t', '--target', '--prefix', '--root', '-d', '--dest', '--src', '-w', '--wheel-dir');
+  const targets = values(
+    p,
+    '-t',
+    '--target',
+    '--prefix',
+    '--root',
+    '-d',
+    '--dest',
+    '--src',
+    '-w',
+    '--wheel-dir',
+  );
   for (const t of targets) cx.write(t, { scope: 'subtree', tag: 'target' });
   // A local project or archive is built by its own build backend (setup.py): code from the workspace.
   for (const f of [...rest, ...values(p, '-e', '--editable')]) {
     if (/^(\.{0,2}\/|~|file:)/.test(f.value) || f.value === '.') {
       cx.read(f, { scope: 'subtree', tag: 'local-project' });
-      if (name === 'install' || name === 'wheel') cx.uncertain(`pip ${name} ${f.raw} runs the project's build backend`);
+      if (name === 'install' || name === 'wheel')
+        cx.uncertain(`pip ${name} ${f.raw} runs the project's build backend`);
     }
   }
   if (sub?.uncertain !== undefined) cx.uncertain('pip: the subcommand is not known');
   else if (PIP_WRITES.has(name) && targets.length === 0)
     cx.uncertain(`pip ${name} writes to a site directory we cannot see`);
-  else if (!PIP_WRITES.has(name) && !PIP_READS.has(name) && name !== 'download' && name !== 'wheel' && name !== '')
+  else if (
+    !PIP_WRITES.has(name) &&
+    !PIP_READS.has(name) &&
+    name !== 'download' &&
+    name !== 'wheel' &&
+    name !== ''
+  )
     cx.uncertain(`pip ${name}: not a command we model`);
 };
 
@@ -68,7 +132,21 @@ const pip: CommandHandler = (cx) => {
 const uv: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {
     short: 'pw',
-    long: ['python', 'directory', 'project', 'with', 'cache-dir', 'index-url', 'extra-index-url', 'group', 'extra', 'package', 'from', 'config-file', 'env-file'],
+    long: [
+      'python',
+      'directory',
+      'project',
+      'with',
+      'cache-dir',
+      'index-url',
+      'extra-index-url',
+      'group',
+      'extra',
+      'package',
+      'from',
+      'config-file',
+      'env-file',
+    ],
     posix: true,
   });
   if (values(p, '--directory', '--project').length > 0) {
@@ -88,7 +166,8 @@ const uv: CommandHandler = (cx) => {
   };
   if (['sync', 'lock', 'add', 'remove', 'venv'].includes(name)) {
     venv();
-    if (name === 'add' || name === 'remove') cx.write(literal(`${root ?? '.'}/pyproject.toml`), { tag: 'pyproject' });
+    if (name === 'add' || name === 'remove')
+      cx.write(literal(`${root ?? '.'}/pyproject.toml`), { tag: 'pyproject' });
   } else if (name === 'run') {
     venv();
     const [cmd, ...args] = rest.filter((f) => !f.value.startsWith('-'));
@@ -96,17 +175,26 @@ const uv: CommandHandler = (cx) => {
   } else if (name === 'pip') {
     const action = rest[0]?.value ?? '';
     if (['install', 'uninstall', 'sync'].includes(action)) {
-      if (root !== null && existsSync(`${root}/.venv`)) cx.write(literal(`${root}/.venv`), { scope: 'subtree', tag: 'venv' });
+      if (root !== null && existsSync(`${root}/.venv`))
+        cx.write(literal(`${root}/.venv`), { scope: 'subtree', tag: 'venv' });
       else cx.uncertain(`uv pip ${action}: the environment is not known`);
-    } else if (!['list', 'show', 'freeze', 'check', 'tree'].includes(action)) cx.uncertain(`uv pip ${action}: not modelled`);
-  } else if (!['--version', 'version', 'help', 'tree', 'python', 'cache'].includes(name) || name === 'python' && rest[0]?.value === 'install') {
+    } else if (!['list', 'show', 'freeze', 'check', 'tree'].includes(action))
+      cx.uncertain(`uv pip ${action}: not modelled`);
+  } else if (
+    !['--version', 'version', 'help', 'tree', 'python', 'cache'].includes(name) ||
+    (name === 'python' && rest[0]?.value === 'install')
+  ) {
     cx.uncertain(`uv ${name}: not a command we model`);
   }
 };
 
 /** poetry: uses the project's `.venv` when it exists (else a cache directory we do not name). */
 const poetry: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'CP', long: ['directory', 'project', 'with', 'without', 'only', 'extras', 'group'], posix: true });
+  const p = parseArgs(cx.args, {
+    short: 'CP',
+    long: ['directory', 'project', 'with', 'without', 'only', 'extras', 'group'],
+    posix: true,
+  });
   const [sub, ...rest] = p.operands;
   const name = sub?.value ?? '';
   const root = values(p, '-C', '--directory', '-P', '--project').length > 0 ? null : projectRoot(cx);
@@ -119,7 +207,8 @@ const poetry: CommandHandler = (cx) => {
     if (name !== 'lock') venv();
     if (root !== null) {
       cx.write(literal(`${root}/poetry.lock`), { tag: 'lock' });
-      if (name === 'add' || name === 'remove') cx.write(literal(`${root}/pyproject.toml`), { tag: 'pyproject' });
+      if (name === 'add' || name === 'remove')
+        cx.write(literal(`${root}/pyproject.toml`), { tag: 'pyproject' });
     }
   } else if (name === 'run') {
     venv();
@@ -130,7 +219,8 @@ const poetry: CommandHandler = (cx) => {
     else cx.write(literal(`${root}/dist`), { scope: 'subtree', tag: 'dist' });
   } else if (['show', 'check', 'version', '--version', 'about', 'help', 'list', 'search'].includes(name)) {
     if (root !== null) cx.read(literal(`${root}/pyproject.toml`), { tag: 'pyproject' });
-    if (name === 'version' && rest.some((f) => !f.value.startsWith('-'))) cx.write(literal(`${root ?? '.'}/pyproject.toml`));
+    if (name === 'version' && rest.some((f) => !f.value.startsWith('-')))
+      cx.write(literal(`${root ?? '.'}/pyproject.toml`));
   } else cx.uncertain(`poetry ${name}: not a command we model`);
 };
 

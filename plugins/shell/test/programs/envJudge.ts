@@ -48,7 +48,14 @@ function walk(root: string, rel: string, a: Access): string | null {
 }
 
 export function context(cwd: string): CallContext {
-  return { sessionId: 's', agentId: 'a', cwd, workspace: cwd, home: '/home/agent', env: { HOME: '/home/agent' } };
+  return {
+    sessionId: 's',
+    agentId: 'a',
+    cwd,
+    workspace: cwd,
+    home: '/home/agent',
+    env: { HOME: '/home/agent' },
+  };
 }
 
 /** The verdict under the `**\/.env` deny: `deny` (with why) or `allow`. */

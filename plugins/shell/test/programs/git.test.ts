@@ -36,9 +36,24 @@ describe('git twins: .env present, untracked and not ignored', () => {
   it('status, log, diff and commit allow; add -A and add . deny', () => {
     const d = repo();
     writeFileSync(join(d, '.env'), 'KEY=secret\n');
-    for (const c of ['git status', 'git status -s', 'git log', 'git log -p', 'git diff', 'git commit -m x', 'git show HEAD'])
+    for (const c of [
+      'git status',
+      'git status -s',
+      'git log',
+      'git log -p',
+      'git diff',
+      'git commit -m x',
+      'git show HEAD',
+    ])
       expect(verdict(c, d), c).toBe('allow');
-    for (const c of ['git add -A', 'git add .', 'git add --all', 'git stash -u', 'git clean -f', 'git add -A && git commit -m x'])
+    for (const c of [
+      'git add -A',
+      'git add .',
+      'git add --all',
+      'git stash -u',
+      'git clean -f',
+      'git add -A && git commit -m x',
+    ])
       expect(verdict(c, d), c).toMatch(/^deny .*\.env/);
   });
 
@@ -46,7 +61,13 @@ describe('git twins: .env present, untracked and not ignored', () => {
     const d = repo();
     writeFileSync(join(d, '.env'), 'KEY=secret\n');
     writeFileSync(join(d, '.gitignore'), '.env\n');
-    for (const c of ['git add -A', 'git add .', 'git status', 'git clean -fd', 'git add -A && git commit -m x && git status'])
+    for (const c of [
+      'git add -A',
+      'git add .',
+      'git status',
+      'git clean -fd',
+      'git add -A && git commit -m x && git status',
+    ])
       expect(verdict(c, d), c).toBe('allow');
     expect(verdict('git clean -fdx', d)).toMatch(/^deny/);
     expect(verdict('git add -f .env', d)).toMatch(/^deny/);
@@ -112,7 +133,13 @@ describe('tracked files come from .git/index', () => {
     it(`parses index version ${version} exactly as git ls-files lists it`, () => {
       const d = repo();
       mkdirSync(join(d, 'deep/er/still'), { recursive: true });
-      for (const n of ['deep/x', 'deep/er/y', 'deep/er/still/zzzzzzzzzzzzzzzz', 'deep/er/still/z2', 'émoji ✓.txt'])
+      for (const n of [
+        'deep/x',
+        'deep/er/y',
+        'deep/er/still/zzzzzzzzzzzzzzzz',
+        'deep/er/still/z2',
+        'émoji ✓.txt',
+      ])
         writeFileSync(join(d, n), n);
       sh(d, 'git', 'add', '.');
       // An intent-to-add entry carries extended flags, which needs version 3 or later.
@@ -236,7 +263,10 @@ describe('checkout, clean, apply and format-patch write only what git writes', (
 
   it('apply writes the files the patch names, relative to the worktree root', () => {
     const d = repo();
-    writeFileSync(join(d, 'ok.diff'), 'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n');
+    writeFileSync(
+      join(d, 'ok.diff'),
+      'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n',
+    );
     writeFileSync(join(d, 'bad.diff'), '--- a/.env\n+++ b/.env\n@@ -0,0 +1 @@\n+K=2\n');
     const ok = extractAccesses('git apply ../ok.diff', context(join(d, 'src'))).accesses;
     expect(ok.filter((a) => a.op === 'write').map((a) => a.realPath)).toEqual([join(d, 'src/a.ts')]);

@@ -22,7 +22,9 @@ function project(makefile: string, name = 'Makefile'): string {
 
 function accesses(cmd: string, cwd: string): string[] {
   const r = extractAccesses(cmd, context(cwd));
-  return r.accesses.map((a) => (a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`));
+  return r.accesses.map((a) =>
+    a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`,
+  );
 }
 
 const PLAIN = [
@@ -108,7 +110,9 @@ describe('make: what we do not follow is uncertain (attacks)', () => {
 
   it('a Makefile the line writes first is unknown', () => {
     const d = project(PLAIN);
-    expect(extractAccesses("printf 'all:\\n\\tcat /etc/shadow\\n' > Makefile && make", context(d)).uncertain).toBe(true);
+    expect(
+      extractAccesses("printf 'all:\\n\\tcat /etc/shadow\\n' > Makefile && make", context(d)).uncertain,
+    ).toBe(true);
   });
 });
 

@@ -19,12 +19,18 @@ function project(scripts: Record<string, string>): string {
 
 function accesses(cmd: string, cwd: string): string[] {
   const r = extractAccesses(cmd, context(cwd));
-  return r.accesses.map((a) => (a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`));
+  return r.accesses.map((a) =>
+    a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`,
+  );
 }
 
 describe('package.json scripts are analysed as shell', () => {
   it('npm run X runs preX, X and postX; arguments after -- are appended', () => {
-    const d = project({ prebuild: 'rm -rf dist', build: 'tsc -p . --outDir dist', postbuild: 'cp README.md dist/' });
+    const d = project({
+      prebuild: 'rm -rf dist',
+      build: 'tsc -p . --outDir dist',
+      postbuild: 'cp README.md dist/',
+    });
     const a = accesses('npm run build -- --watch', d);
     expect(a).toContain(`read ${d}/package.json`);
     expect(a).toContain(`write* ${d}/dist`);
@@ -87,7 +93,11 @@ describe('package.json scripts are analysed as shell', () => {
 });
 
 describe('package managers: attacks', () => {
-  for (const cmd of ["npx -c 'cat /etc/shadow'", 'npm exec -c "cat /etc/shadow"', "npm exec --call='cat /etc/shadow'"]) {
+  for (const cmd of [
+    "npx -c 'cat /etc/shadow'",
+    'npm exec -c "cat /etc/shadow"',
+    "npm exec --call='cat /etc/shadow'",
+  ]) {
     it(`inline code is analysed as shell: ${cmd}`, () => {
       const d = project({});
       expect(accesses(cmd, d)).toContain('read /etc/shadow');

@@ -31,7 +31,10 @@ const GROUPS: readonly [RegExp, RiskGroup][] = [
   ],
   [/^merge\..*\.driver$|^mergetool\.|^merge\.tool$/, 'merge'],
   [/^gpg\.program$|^gpg\..*\.program$/, 'sign'],
-  [/^difftool\.|^diff\.tool$|^diff\.guitool$|^web\.browser$|^browser\..*\.(cmd|path)$|^man\..*\.(cmd|path)$|^sendemail\./, 'tools'],
+  [
+    /^difftool\.|^diff\.tool$|^diff\.guitool$|^web\.browser$|^browser\..*\.(cmd|path)$|^man\..*\.(cmd|path)$|^sendemail\./,
+    'tools',
+  ],
 ];
 
 /** The risk group of a config key (lower-cased section and name), or `undefined` for a data-only key. */

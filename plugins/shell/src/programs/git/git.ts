@@ -4,8 +4,8 @@ import type { Field } from '../../state/expandWord.js';
 import { type ParsedArgs, parseArgs, values } from '../argv.js';
 import { literal, unknownOptions } from '../spec.js';
 import { harmlessValue, type RiskGroup, riskOf } from './configRisks.js';
-import { configValue } from './gitConfig.js';
 import { GitCall, type Plan } from './gitCall.js';
+import { configValue } from './gitConfig.js';
 import { findRepo, type GitRepo } from './gitRepo.js';
 import { presentHooks } from './hooks.js';
 import { clone, init } from './newRepo.js';
@@ -59,7 +59,8 @@ function commandLineConfig(cx: CommandContext, p: ParsedArgs): { key: string; va
 
 function composeDir(dirs: readonly Field[]): Field {
   let dir: Field = literal('.');
-  for (const c of dirs) dir = c.value.startsWith('/') || c.tilde ? c : { ...c, value: `${dir.value}/${c.value}` };
+  for (const c of dirs)
+    dir = c.value.startsWith('/') || c.tilde ? c : { ...c, value: `${dir.value}/${c.value}` };
   return dir;
 }
 
@@ -76,7 +77,8 @@ export const git: CommandHandler = (cx) => {
   const cli = commandLineConfig(cx, p);
   if (cx.args.some((f) => f.value.startsWith('--exec-path=')))
     cx.uncertain('git --exec-path runs subcommands from another directory');
-  if (values(p, '--config-env').length > 0) cx.uncertain('git --config-env takes a setting from the environment');
+  if (values(p, '--config-env').length > 0)
+    cx.uncertain('git --config-env takes a setting from the environment');
   const base = composeDir(values(p, '-C'));
   const at = (f: Field): Field =>
     f.value.startsWith('/') || f.tilde || f.uncertain !== undefined || base.value === '.'
@@ -89,9 +91,6 @@ export const git: CommandHandler = (cx) => {
     return;
   }
   const sub = subField.value;
-  for (const { key, value } of cli) {
-    if (/^alias\./.test(key) && key === `alias.${sub}`) cx.uncertain(`git -c ${key}: an alias runs a command`);
-  }
   if (sub === 'clone' || sub === 'init') {
     riskyCommandLine(cx, sub, cli, ['always', 'network', 'content']);
     (sub === 'clone' ? clone : init)(cx, rest, at);
@@ -154,7 +153,12 @@ function splitAction(rest: readonly Field[]): { action: string; args: readonly F
 }
 
 /** The repository: `--git-dir`/`--work-tree` when given, else discovery from the (real) base directory. */
-function locate(cx: CommandContext, p: ParsedArgs, baseReal: string, at: (f: Field) => Field): GitRepo | null {
+function locate(
+  cx: CommandContext,
+  p: ParsedArgs,
+  baseReal: string,
+  at: (f: Field) => Field,
+): GitRepo | null {
   const real = (f: Field | undefined): string | null | undefined =>
     f === undefined ? undefined : cx.resolveDir(at(f));
   const gitDir = real(values(p, '--git-dir')[0]);
@@ -203,7 +207,8 @@ function hooks(
   cli: readonly { key: string; value: string }[],
   names: readonly string[],
 ): void {
-  const configured = cli.find((e) => e.key === 'core.hookspath')?.value ?? configValue(state.config, 'core.hookspath');
+  const configured =
+    cli.find((e) => e.key === 'core.hookspath')?.value ?? configValue(state.config, 'core.hookspath');
   let dir = `${state.commonDir}/hooks`;
   if (configured !== undefined) {
     if (configured.startsWith('~') || configured.includes('$')) {

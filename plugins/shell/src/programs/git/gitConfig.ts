@@ -20,13 +20,17 @@ export function parseConfig(text: string): ConfigEntry[] {
     if (head) {
       const [, name, sub] = head;
       // `[section.sub]` is the old spelling of a lower-cased subsection.
-      section = sub !== undefined ? `${name!.toLowerCase()}.${sub.replace(/\\(.)/g, '$1')}` : name!.toLowerCase();
+      section =
+        sub !== undefined ? `${name!.toLowerCase()}.${sub.replace(/\\(.)/g, '$1')}` : name!.toLowerCase();
       line = head[3]!.trim();
       if (line === '') continue;
     }
     const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (!kv) continue;
-    out.push({ key: `${section}.${kv[1]!.toLowerCase()}`, value: kv[2] === undefined ? 'true' : unquote(kv[2]) });
+    out.push({
+      key: `${section}.${kv[1]!.toLowerCase()}`,
+      value: kv[2] === undefined ? 'true' : unquote(kv[2]),
+    });
   }
   return out;
 }

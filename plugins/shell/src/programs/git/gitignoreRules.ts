@@ -76,8 +76,7 @@ export class GitignoreRules {
       this.overBound = true;
       return null;
     }
-    const files =
-      dir === '\0root' ? this.rootFiles : [posix.join(this.root, dir, '.gitignore')];
+    const files = dir === '\0root' ? this.rootFiles : [posix.join(this.root, dir, '.gitignore')];
     let rules: Ignore | null = null;
     if (files.some((f) => this.mayBeWritten(f))) {
       this.perDir.set(dir, 'unknown');

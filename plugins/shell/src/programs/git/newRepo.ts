@@ -49,7 +49,8 @@ export function clone(cx: CommandContext, args: readonly Field[], at: At): void 
   }
   if (values(p, '-u', '--upload-pack').length > 0) cx.uncertain('git clone --upload-pack runs a program');
   if (values(p, '--template').length > 0) cx.uncertain('git clone --template installs hooks it then runs');
-  for (const r of values(p, '--reference', '--reference-if-able')) cx.read(at(r), { scope: 'subtree', tag: 'reference' });
+  for (const r of values(p, '--reference', '--reference-if-able'))
+    cx.read(at(r), { scope: 'subtree', tag: 'reference' });
   for (const s of values(p, '--separate-git-dir')) cx.write(at(s), { scope: 'subtree', tag: 'git-dir' });
   const [src, target] = p.operands;
   if (!src) return;
@@ -60,7 +61,12 @@ export function clone(cx: CommandContext, args: readonly Field[], at: At): void 
     const path = src.value.replace(/^file:\/\//i, '');
     cx.read(at({ ...src, value: path }), { scope: 'subtree', tag: 'clone-source' });
   }
-  const name = src.value.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop() || 'repo';
+  const name =
+    src.value
+      .replace(/\/+$/, '')
+      .replace(/\.git$/, '')
+      .split(/[/:]/)
+      .pop() || 'repo';
   const into = at(target ?? { value: name, raw: name, glob: -1, tilde: false });
   cx.write(into, { scope: 'subtree', tag: 'clone' });
   // A repository may hold symlinks pointing anywhere: what this line reaches inside it is not known.

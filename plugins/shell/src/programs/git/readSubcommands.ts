@@ -73,8 +73,7 @@ export function blame(g: GitCall): Plan {
 /** ls-files: the index; `-o` walks the worktree for names, `-m`/`-d`/`-k` lstat tracked files. */
 export function lsFiles(g: GitCall): Plan {
   for (const f of values(g.p, '-X', '--exclude-from')) g.path(f, 'read');
-  if (has(g.p, '-o', '--others'))
-    g.worktree('list', has(g.p, '--exclude-standard') ? 'unignored' : 'all');
+  if (has(g.p, '-o', '--others')) g.worktree('list', has(g.p, '--exclude-standard') ? 'unignored' : 'all');
   if (has(g.p, '-m', '--modified', '-d', '--deleted', '-k', '--killed')) g.worktree('list', 'tracked');
   return { gitDir: 'read', risks: ['content'], hooks: [] };
 }

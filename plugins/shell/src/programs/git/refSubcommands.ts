@@ -15,10 +15,12 @@ export function branch(g: GitCall): Plan {
   const writes =
     has(g.p, '-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-u', '--set-upstream-to') ||
     has(g.p, '--unset-upstream', '-t', '--track', '-f', '--force') ||
-    (g.p.operands.length > 0 && !has(g.p, '-l', '--list', '--contains', '--merged', '--no-merged', '--points-at'));
+    (g.p.operands.length > 0 &&
+      !has(g.p, '-l', '--list', '--contains', '--merged', '--no-merged', '--points-at'));
   if (!writes) return READ;
   // Renaming, copying, deleting or tracking a branch rewrites its `branch.NAME.*` config section.
-  const config = has(g.p, '-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-u', '--set-upstream-to') ||
+  const config =
+    has(g.p, '-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-u', '--set-upstream-to') ||
     has(g.p, '--unset-upstream', '-t', '--track', '--edit-description');
   return config ? { ...WRITE, gitDir: 'config' } : WRITE;
 }
@@ -38,7 +40,11 @@ export function remote(g: GitCall, action: string): Plan {
   if (action === '' || action === 'show' || action === 'get-url')
     return { gitDir: 'read', risks: action === 'show' ? ['network'] : [], hooks: [] };
   if (['add', 'remove', 'rm', 'rename', 'set-url', 'set-head', 'set-branches'].includes(action))
-    return { gitDir: 'config', risks: has(g.p, '-f', '--fetch') ? ['network'] : [], hooks: REF_AND_INDEX_HOOKS };
+    return {
+      gitDir: 'config',
+      risks: has(g.p, '-f', '--fetch') ? ['network'] : [],
+      hooks: REF_AND_INDEX_HOOKS,
+    };
   if (action === 'prune' || action === 'update')
     return { gitDir: 'write', risks: ['network'], hooks: HOOKS.fetch! };
   g.uncertain(`unknown remote action ${action}`);
@@ -60,7 +66,8 @@ export function config(g: GitCall): Plan {
     '--list',
   );
   const ops = g.p.operands;
-  const writes = !read && (ops.length >= 2 || has(g.p, '--unset', '--unset-all', '--rename-section', '--remove-section'));
+  const writes =
+    !read && (ops.length >= 2 || has(g.p, '--unset', '--unset-all', '--rename-section', '--remove-section'));
   if (writes && ops[0] !== undefined) {
     const key = ops[0].value;
     if (ops[0].uncertain !== undefined || riskOf(key) !== undefined || /^alias\./i.test(key))
@@ -69,14 +76,19 @@ export function config(g: GitCall): Plan {
   const op = writes ? 'write' : 'read';
   const file = values(g.p, '-f', '--file')[0];
   if (file) g.path(file, op);
-  else if (has(g.p, '--global')) g.path({ value: '~/.gitconfig', raw: '~/.gitconfig', glob: -1, tilde: true }, op);
+  else if (has(g.p, '--global'))
+    g.path({ value: '~/.gitconfig', raw: '~/.gitconfig', glob: -1, tilde: true }, op);
   else if (has(g.p, '--system')) g.path(literal('/etc/gitconfig'), op);
   else if (!writes && !has(g.p, '--local', '--worktree', '--blob')) {
     // Reading without a scope merges the system, global and repository files.
     g.path(literal('/etc/gitconfig'), 'read');
     g.path({ value: '~/.gitconfig', raw: '~/.gitconfig', glob: -1, tilde: true }, 'read');
   }
-  return { gitDir: writes && !file && !has(g.p, '--global', '--system') ? 'config' : 'read', risks: [], hooks: [] };
+  return {
+    gitDir: writes && !file && !has(g.p, '--global', '--system') ? 'config' : 'read',
+    risks: [],
+    hooks: [],
+  };
 }
 
 /** fetch/push/ls-remote: the network (ssh, credential helpers); `--upload-pack`/`--receive-pack` run programs. */

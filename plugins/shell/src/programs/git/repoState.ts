@@ -3,8 +3,8 @@ import { posix } from 'node:path';
 import type { CommandContext } from '../../effects/extractTypes.js';
 import { literal } from '../spec.js';
 import { type ConfigEntry, configValue, parseConfig } from './gitConfig.js';
-import { GitignoreRules } from './gitignoreRules.js';
 import { parseIndex, type TrackedSet } from './gitIndex.js';
+import { GitignoreRules } from './gitignoreRules.js';
 import type { GitRepo } from './gitRepo.js';
 import { lineMayWrite } from './lineWrites.js';
 import { readBinaryBounded } from './readBinaryBounded.js';
@@ -63,11 +63,14 @@ export function loadRepoState(cx: CommandContext, repo: GitRepo): RepoState {
     ignore(ownWrites = false) {
       if (ignore !== undefined) return ignore;
       const root = repo.worktree;
-      if (root === null) return (ignore = null);
+      if (root === null) {
+        ignore = null;
+        return ignore;
+      }
       // Lowest precedence first: core.excludesFile, then .git/info/exclude (gitignore(5)).
       const rootFiles: string[] = [];
       const excludes = configValue(config, 'core.excludesfile');
-      if (excludes !== undefined && excludes.startsWith('/')) rootFiles.push(excludes);
+      if (excludes?.startsWith('/')) rootFiles.push(excludes);
       rootFiles.push(`${commonDir}/info/exclude`);
       const rootGitignore = `${root}/.gitignore`;
       const early = new Set([...rootFiles, rootGitignore].filter((f) => lineMayWrite(cx, f)));

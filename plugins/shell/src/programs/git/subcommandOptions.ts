@@ -30,7 +30,8 @@ export const SUBCOMMAND_OPTIONS: Readonly<Record<string, string>> = {
     'nes:X:m:F:vqS? stat summary log? squash commit edit cleanup= ff ff-only rerere-autoupdate verify-signatures strategy= strategy-option= message= file= into-name= verbose quiet abort quit continue allow-unrelated-histories progress gpg-sign? autostash overwrite-ignore signoff verify no-verify',
   rebase:
     'qvnC:fmiS?x:r?s:X: onto= keep-base no-verify verify quiet verbose stat no-stat signoff committer-date-is-author-date reset-author-date ignore-whitespace whitespace= force-rebase no-ff continue skip abort quit edit-todo show-current-patch apply merge interactive rerere-autoupdate empty= autosquash gpg-sign? autostash exec= rebase-merges? fork-point strategy= strategy-option= root reschedule-failed-exec update-refs ignore-date',
-  reset: 'qpN quiet no-refresh mixed soft hard merge keep recurse-submodules? patch intent-to-add pathspec-from-file= pathspec-file-nul refresh',
+  reset:
+    'qpN quiet no-refresh mixed soft hard merge keep recurse-submodules? patch intent-to-add pathspec-from-file= pathspec-file-nul refresh',
   rm: 'nqfr dry-run quiet cached force ignore-unmatch sparse pathspec-from-file= pathspec-file-nul',
   mv: 'vnfk verbose dry-run force sparse',
   clean: 'qnfide:xX quiet dry-run force interactive exclude=',
@@ -61,7 +62,8 @@ export const SUBCOMMAND_OPTIONS: Readonly<Record<string, string>> = {
   'for-each-ref':
     'sp shell perl python tcl count= format= color? sort= points-at= merged= no-merged= contains= no-contains= ignore-case',
   'show-ref': 'ds?q tags heads verify head dereference hash? abbrev? quiet exclude-existing?',
-  archive: 'o:vNl0123456789 format= prefix= add-file= add-virtual-file= output= worktree-attributes verbose list remote= exec=',
+  archive:
+    'o:vNl0123456789 format= prefix= add-file= add-virtual-file= output= worktree-attributes verbose list remote= exec=',
   'format-patch': `o:v:kpq${DIFF_SHORTS} numbered no-numbered signoff stdout cover-letter numbered-files suffix= start-number= reroll-count= filename-max-length= rfc cover-from-description= subject-prefix= output-directory= keep-subject no-binary zero-commit ignore-if-in-upstream no-stat add-header= cc= to= from? in-reply-to= attach? inline? thread? signature= base= signature-file= progress interdiff= range-diff= creation-factor= force-in-body-from encode-email-headers ${LOG_LONGS} ${DIFF_LONGS}`,
   am: 'i3qsukmcC:p:rS? interactive 3way quiet signoff utf8 keep keep-non-patch message-id keep-cr no-keep-cr scissors quoted-cr= whitespace= ignore-space-change ignore-whitespace directory= exclude= include= patch-format= reject resolvemsg= continue resolved skip abort quit show-current-patch? committer-date-is-author-date ignore-date rerere-autoupdate gpg-sign? empty= allow-empty no-verify',
   'ls-remote': 'qtho: quiet upload-pack= exec= tags heads refs get-url sort= exit-code symref server-option=',
@@ -120,7 +122,8 @@ export const SUBCOMMAND_OPTIONS: Readonly<Record<string, string>> = {
   'submodule init': 'q quiet',
   'submodule sync': 'q quiet recursive',
   'submodule deinit': 'qf quiet force all',
-  'submodule update': 'qNfj: quiet init remote no-fetch force checkout merge rebase recommend-shallow reference= depth= recursive jobs= single-branch filter= progress',
+  'submodule update':
+    'qNfj: quiet init remote no-fetch force checkout merge rebase recommend-shallow reference= depth= recursive jobs= single-branch filter= progress',
   'submodule add': 'qfb: quiet force branch= name= reference= depth=',
   'submodule absorbgitdirs': 'q quiet',
   'submodule set-branch': 'qdb: quiet default branch=',
@@ -142,7 +145,8 @@ export const SUBCOMMAND_OPTIONS: Readonly<Record<string, string>> = {
   'bisect run': '-',
   'reflog show': LOG,
   'reflog ': LOG,
-  'reflog expire': 'n expire= expire-unreachable= rewrite updateref stale-fix dry-run verbose all single-worktree',
+  'reflog expire':
+    'n expire= expire-unreachable= rewrite updateref stale-fix dry-run verbose all single-worktree',
   'reflog delete': 'n rewrite updateref dry-run verbose',
   'reflog exists': '-',
   'notes ': '- ref=',

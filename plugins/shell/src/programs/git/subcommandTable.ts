@@ -1,9 +1,30 @@
 import type { Field } from '../../state/expandWord.js';
 import type { GitCall, Plan } from './gitCall.js';
-import { blame, checkIgnore, describe, diff, gitDirOnly, grep, lsFiles, nothing, status } from './readSubcommands.js';
+import {
+  blame,
+  checkIgnore,
+  describe,
+  diff,
+  gitDirOnly,
+  grep,
+  lsFiles,
+  nothing,
+  status,
+} from './readSubcommands.js';
 import { branch, config, housekeeping, network, notes, reflog, remote, tag } from './refSubcommands.js';
 import { apply, archive, bisect, formatPatch, submodule, worktree } from './treeSubcommands.js';
-import { add, checkout, clean, commit, integrate, mv, reset, restore, rm, stash } from './writeSubcommands.js';
+import {
+  add,
+  checkout,
+  clean,
+  commit,
+  integrate,
+  mv,
+  reset,
+  restore,
+  rm,
+  stash,
+} from './writeSubcommands.js';
 
 export interface SubcommandEntry {
   run(g: GitCall, action: string, args: readonly Field[]): Plan;

@@ -1,6 +1,6 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { GitignoreRules } from './gitignoreRules.js';
 import { isTracked, type TrackedSet } from './gitIndex.js';
+import type { GitignoreRules } from './gitignoreRules.js';
 
 /** What a git subcommand does beneath the worktree, as a filter of the policy's walk. */
 export type WorktreeFilterKind =

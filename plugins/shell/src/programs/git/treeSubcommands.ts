@@ -1,9 +1,9 @@
-import { has, values } from '../argv.js';
+import type { SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../../state/expandWord.js';
+import { has, values } from '../argv.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { HOOKS, REF_AND_INDEX_HOOKS } from './hooks.js';
 import { patchTargets } from './patchTargets.js';
-import type { SubtreeFilter } from '@toolgate/core';
 
 // Subcommands that create trees of files elsewhere (worktree add, archive, format-patch), apply patches,
 // or drive other subcommands (bisect, submodule).
@@ -18,7 +18,12 @@ export function formatPatch(g: GitCall): Plan {
   for (const f of values(g.p, '--signature-file')) g.path(f, 'read');
   for (const f of values(g.p, '--output')) g.path(f, 'write');
   if (!has(g.p, '--stdout')) {
-    const dir = values(g.p, '-o', '--output-directory')[0] ?? { value: '.', raw: '.', glob: -1, tilde: false };
+    const dir = values(g.p, '-o', '--output-directory')[0] ?? {
+      value: '.',
+      raw: '.',
+      glob: -1,
+      tilde: false,
+    };
     g.path(dir, 'write', { scope: 'subtree', filter: PATCH_FILES });
   }
   return { gitDir: 'read', risks: ['diff'], hooks: [] };
@@ -83,8 +88,10 @@ export function worktree(g: GitCall, action: string): Plan {
   const ops = g.p.operands;
   if (action === 'list') return { gitDir: 'read', risks: [], hooks: [] };
   if (action === 'add' && ops[0]) g.path(ops[0], 'write', { scope: 'subtree' });
-  else if (action === 'remove' || action === 'move') for (const f of ops) g.path(f, 'write', { scope: 'subtree' });
-  else if (!['prune', 'lock', 'unlock', 'repair'].includes(action)) g.uncertain(`unknown worktree action ${action}`);
+  else if (action === 'remove' || action === 'move')
+    for (const f of ops) g.path(f, 'write', { scope: 'subtree' });
+  else if (!['prune', 'lock', 'unlock', 'repair'].includes(action))
+    g.uncertain(`unknown worktree action ${action}`);
   return {
     gitDir: 'write',
     stateDirs: ['worktrees'],
@@ -116,6 +123,7 @@ export function bisect(g: GitCall, action: string, rest: readonly Field[]): Plan
   if (['log', 'visualize', 'view', 'terms', 'help'].includes(action))
     return { gitDir: 'read', risks: ['pager'], hooks: [] };
   if (action === 'replay') for (const f of rest) g.path(f, 'read');
-  if (!(action === 'start' && rest.some((f) => f.value === '--no-checkout'))) g.worktree('write', 'notUntracked');
+  if (!(action === 'start' && rest.some((f) => f.value === '--no-checkout')))
+    g.worktree('write', 'notUntracked');
   return { gitDir: 'write', risks: ['content'], hooks: HOOKS.bisect! };
 }
