@@ -59,6 +59,8 @@ export function checkout(g: GitCall): Plan {
   const gitDir = creates || has(g.p, '-t', '--track') ? 'config' : 'write';
   // `checkout -- PATHS` rewrites tracked files beneath the worktree: the filtered subtree covers them.
   if (!(creates && g.p.operands.length === 0)) g.worktree('write', force ? 'all' : 'notUntracked');
+  // Only moving HEAD: the index is refreshed, which reads tracked files whose stat changed (strace).
+  else g.worktree('read', 'tracked');
   return { gitDir, risks: ['content', 'merge'], hooks: HOOKS[g.sub] ?? HOOKS.checkout! };
 }
 
