@@ -12,10 +12,15 @@ const MAX_IGNORE_FILES = 2000;
  * `.gitignore` per directory, `.git/info/exclude` and `core.excludesFile` at the root), with git's
  * precedence: a deeper file overrides a shallower one, and a path beneath an ignored directory is ignored.
  */
+/** The ignore files that apply in one directory, from the lowest precedence to the highest. */
+type Chain = readonly { base: string; rules: Ignore }[];
+
 export class GitignoreRules {
+  /** Rules per directory ('' is the root; `\0root` the root-level exclude files). */
   private readonly perDir = new Map<string, Ignore | null | 'unknown'>();
+  private readonly chains = new Map<string, Chain | 'unknown'>();
+  private readonly dirs = new Map<string, boolean | 'unknown'>();
   private loaded = 0;
-  private overBound = false;
 
   /**
    * @param mayBeWritten whether the line may write this ignore file before git reads it: then its rules
@@ -30,32 +35,34 @@ export class GitignoreRules {
   /**
    * Whether `rel` (relative to the worktree root) is ignored: `unknown` when an ignore file on its way may
    * be rewritten by the line, is over the bounds, or a name cannot be tested. Callers take whichever
-   * answer makes the walk judge more.
+   * answer makes the walk judge more. Decisions on directories are cached, so a walk costs one rule test
+   * per entry and per ignore file in its directory chain.
    */
   ignored(rel: string, isDir: boolean): boolean | 'unknown' {
-    const parts = rel.split('/');
-    let unknown = false;
-    for (let i = 1; i < parts.length; i++) {
-      const d = this.decide(parts.slice(0, i).join('/'), true);
-      if (d === true) return true;
-      if (d === 'unknown') unknown = true;
-    }
-    const d = this.decide(rel, isDir);
-    if (d === true || d === 'unknown') return d;
-    return unknown ? 'unknown' : false;
+    const slash = rel.lastIndexOf('/');
+    const parent = slash < 0 ? '' : rel.slice(0, slash);
+    const up = parent === '' ? false : this.ignoredDir(parent);
+    if (up === true) return true;
+    const own = this.decide(this.chain(parent), rel, isDir);
+    if (own === true) return true;
+    return own === 'unknown' || up === 'unknown' ? 'unknown' : false;
   }
 
-  private decide(rel: string, isDir: boolean): boolean | 'unknown' | undefined {
-    if (this.overBound) return 'unknown';
-    const parts = rel.split('/');
-    let verdict: boolean | undefined;
-    // From the lowest precedence (root-level exclude files) to the highest (the deepest .gitignore).
-    for (let depth = -1; depth < parts.length; depth++) {
-      const dir = depth < 0 ? '\0root' : parts.slice(0, depth).join('/');
-      const rules = this.rulesFor(dir);
-      if (this.overBound || rules === 'unknown') return 'unknown';
-      if (rules === null) continue;
-      const sub = depth <= 0 ? rel : parts.slice(depth).join('/');
+  private ignoredDir(dir: string): boolean | 'unknown' {
+    let v = this.dirs.get(dir);
+    if (v === undefined) {
+      v = this.ignored(dir, true);
+      this.dirs.set(dir, v);
+    }
+    return v;
+  }
+
+  /** Later matches override earlier ones; a negation re-includes. */
+  private decide(chain: Chain | 'unknown', rel: string, isDir: boolean): boolean | 'unknown' {
+    if (chain === 'unknown') return 'unknown';
+    let verdict = false;
+    for (const { base, rules } of chain) {
+      const sub = base === '' ? rel : rel.slice(base.length + 1);
       let t: { ignored: boolean; unignored: boolean };
       try {
         t = rules.test(isDir ? `${sub}/` : sub);
@@ -69,24 +76,40 @@ export class GitignoreRules {
     return verdict;
   }
 
+  /** The ignore files in force in `dir`: its ancestors' and its own. */
+  private chain(dir: string): Chain | 'unknown' {
+    const cached = this.chains.get(dir);
+    if (cached !== undefined) return cached;
+    let out: Chain | 'unknown';
+    const own = this.rulesFor(dir);
+    if (dir === '') {
+      const top = this.rulesFor('\0root');
+      out =
+        top === 'unknown' || own === 'unknown'
+          ? 'unknown'
+          : [...(top ? [{ base: '', rules: top }] : []), ...(own ? [{ base: '', rules: own }] : [])];
+    } else {
+      const slash = dir.lastIndexOf('/');
+      const up = this.chain(slash < 0 ? '' : dir.slice(0, slash));
+      out = up === 'unknown' || own === 'unknown' ? 'unknown' : own ? [...up, { base: dir, rules: own }] : up;
+    }
+    this.chains.set(dir, out);
+    return out;
+  }
+
   private rulesFor(dir: string): Ignore | null | 'unknown' {
     const cached = this.perDir.get(dir);
     if (cached !== undefined) return cached;
-    if (++this.loaded > MAX_IGNORE_FILES) {
-      this.overBound = true;
-      return null;
-    }
+    let rules: Ignore | null | 'unknown' = null;
     const files = dir === '\0root' ? this.rootFiles : [posix.join(this.root, dir, '.gitignore')];
-    let rules: Ignore | null = null;
-    if (files.some((f) => this.mayBeWritten(f))) {
-      this.perDir.set(dir, 'unknown');
-      return 'unknown';
-    }
-    for (const f of files) {
-      const buf = readBinaryBounded(f, MAX_IGNORE_BYTES, dir !== '\0root');
-      if (buf === null) continue;
-      rules ??= ignore();
-      rules.add(buf.toString('utf8'));
+    if (++this.loaded > MAX_IGNORE_FILES || files.some((f) => this.mayBeWritten(f))) rules = 'unknown';
+    else {
+      for (const f of files) {
+        const buf = readBinaryBounded(f, MAX_IGNORE_BYTES, dir !== '\0root');
+        if (buf === null) continue;
+        rules ??= ignore();
+        rules.add(buf.toString('utf8'));
+      }
     }
     this.perDir.set(dir, rules);
     return rules;
