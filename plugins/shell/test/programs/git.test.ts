@@ -209,6 +209,11 @@ describe('hooks and the repository config run code', () => {
     sh(d, 'git', 'config', 'core.fsmonitor', './monitor.sh');
     expect(uncertain('git status', d)).toBe(true);
     sh(d, 'git', 'config', '--unset', 'core.fsmonitor');
+    sh(d, 'git', 'config', 'pager.status', 'sh -c id');
+    expect(uncertain('git status', d)).toBe(true);
+    expect(uncertain('git diff', d)).toBe(false);
+    sh(d, 'git', 'config', 'pager.status', 'false');
+    expect(uncertain('git status', d)).toBe(false);
     sh(d, 'git', 'config', 'include.path', '/tmp/other');
     expect(uncertain('git log', d)).toBe(true);
   });

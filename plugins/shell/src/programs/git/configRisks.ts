@@ -44,7 +44,13 @@ export function riskOf(key: string): RiskGroup | undefined {
   return undefined;
 }
 
-/** `core.fsmonitor` set to a boolean runs no program of the repository's choosing. */
+/**
+ * Values that run no program of the repository's choosing: `core.fsmonitor` as a boolean (git's own
+ * daemon), `pager.<cmd>` as a boolean other than true (`false` turns paging off).
+ */
 export function harmlessValue(key: string, value: string): boolean {
-  return key.toLowerCase() === 'core.fsmonitor' && /^(true|false|yes|no|on|off|0|1|)$/i.test(value);
+  const k = key.toLowerCase();
+  if (k === 'core.fsmonitor') return /^(true|false|yes|no|on|off|0|1|)$/i.test(value);
+  if (k.startsWith('pager.')) return /^(false|no|off|0)$/i.test(value);
+  return false;
 }

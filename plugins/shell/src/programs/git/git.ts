@@ -185,7 +185,10 @@ function riskyConfig(
 ): void {
   for (const { key, value } of entries) {
     const g = riskOf(key);
-    if (g !== undefined && groups.includes(g) && !harmlessValue(key, value))
+    // `pager.<subcommand>` turns paging on for that subcommand, whatever it is.
+    const reached =
+      g !== undefined && (key.startsWith('pager.') ? key === `pager.${sub}` : groups.includes(g));
+    if (reached && !harmlessValue(key, value))
       cx.uncertain(`git ${sub}: ${key} in ${where} runs a program (code from the workspace)`);
   }
 }
