@@ -227,6 +227,21 @@ describe('hooks and the repository config run code', () => {
   });
 });
 
+describe('settings agents pass to keep git quiet are harmless', () => {
+  for (const cmd of [
+    'git -c core.pager=cat log',
+    "git -c core.pager='less -FRX' log",
+    'git -c core.editor=true rebase --continue',
+    'git -c sequence.editor=: rebase main',
+    'git -c pager.log=false log',
+    'git -c color.ui=always log',
+  ]) {
+    it(`certain: ${cmd}`, () => {
+      expect(uncertain(cmd, repo())).toBe(false);
+    });
+  }
+});
+
 describe('repository discovery', () => {
   it('finds the repository from a subdirectory, with -C, and through a linked worktree', () => {
     const d = repo();

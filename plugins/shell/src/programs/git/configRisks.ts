@@ -46,11 +46,18 @@ export function riskOf(key: string): RiskGroup | undefined {
 
 /**
  * Values that run no program of the repository's choosing: `core.fsmonitor` as a boolean (git's own
- * daemon), `pager.<cmd>` as a boolean other than true (`false` turns paging off).
+ * daemon); `pager.<cmd>` turned off; a pager that only copies stdin (`cat`, `less`, `more`, empty = none);
+ * an editor that does nothing (`true`, `:`), as agents pass to keep git from waiting for one.
  */
 export function harmlessValue(key: string, value: string): boolean {
   const k = key.toLowerCase();
-  if (k === 'core.fsmonitor') return /^(true|false|yes|no|on|off|0|1|)$/i.test(value);
-  if (k.startsWith('pager.')) return /^(false|no|off|0)$/i.test(value);
+  const v = value.trim();
+  if (k === 'core.fsmonitor') return /^(true|false|yes|no|on|off|0|1|)$/i.test(v);
+  if (k === 'core.pager' || k.startsWith('pager.'))
+    return (
+      /^(false|no|off|0|cat|more|less( -[A-Za-z]+)*|)$/i.test(v) &&
+      !(k === 'core.pager' && /^(false|no|off|0)$/i.test(v))
+    );
+  if (k === 'core.editor' || k === 'sequence.editor') return /^(true|:)$/.test(v);
   return false;
 }
