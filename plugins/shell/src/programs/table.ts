@@ -1,12 +1,14 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
 import { archives } from './archives.js';
-import { buildTools } from './buildTools.js';
 import { builtins } from './builtins.js';
 import { copyMove } from './copyMove.js';
 import { editors } from './editors.js';
 import { findXargs } from './findXargs.js';
+import { git } from './git/git.js';
 import { interpreters } from './interpreters.js';
+import { make } from './make.js';
 import { network } from './network.js';
+import { packageManagers } from './packageManagers.js';
 import { readers } from './readers.js';
 import { wrappers } from './wrappers.js';
 import { writers } from './writers.js';
@@ -24,6 +26,9 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     ...wrappers,
     ...interpreters,
     ...findXargs,
-    ...buildTools,
+    git,
+    make,
+    gmake: make,
+    ...packageManagers,
   }),
 );

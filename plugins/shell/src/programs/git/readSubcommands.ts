@@ -1,0 +1,96 @@
+import { has, values } from '../argv.js';
+import type { GitCall, Plan } from './gitCall.js';
+import { REF_AND_INDEX_HOOKS } from './hooks.js';
+
+// Subcommands that read the repository and, some of them, the worktree. Verified under
+// `strace -f -e trace=%file` in a scratch repository (see the package README): log/show/rev-parse/branch
+// open only `.git`; status and diff lstat() tracked files and open those whose stat changed; status lists
+// untracked directories (getdents) without opening their files.
+
+const LOG_RISKS = ['pager', 'diff', 'sign'] as const;
+
+/** Only the git dir: history, refs, objects. */
+export function gitDirOnly(g: GitCall): Plan {
+  if (g.sub === 'log' || g.sub === 'show' || g.sub === 'whatchanged' || g.sub === 'range-diff')
+    diffOutputs(g);
+  return { gitDir: 'read', risks: LOG_RISKS, hooks: [] };
+}
+
+/** `--output=F` writes the diff to F; `-O F` reads an order file. */
+export function diffOutputs(g: GitCall): void {
+  for (const f of values(g.p, '--output')) g.path(f, 'write');
+  for (const f of values(g.p, '-O')) g.path(f, 'read');
+}
+
+/** status: lists the worktree (not ignored dirs), reads tracked files whose stat changed. */
+export function status(g: GitCall): Plan {
+  const untracked = !g.p.opts.some((o) => o.name === '-u' && o.value?.value === 'no');
+  if (untracked) g.worktree('list', has(g.p, '--ignored') ? 'all' : 'unignored');
+  g.worktree('read', 'tracked');
+  // It refreshes the index when it can take the lock (an optional write, skipped when refused).
+  return { gitDir: 'read', risks: ['content'], hooks: REF_AND_INDEX_HOOKS };
+}
+
+/**
+ * diff: the worktree's tracked files unless comparing the index or commits only; `--no-index` (or a path
+ * outside the repository, which implies it) compares two paths of the filesystem.
+ */
+export function diff(g: GitCall): Plan {
+  diffOutputs(g);
+  const ops = g.p.operands;
+  const dashdash = g.cx.args.some((f) => f.value === '--');
+  const outside = ops.length === 2 && !dashdash && ops.some((f) => g.repo.missing || f.value.startsWith('/'));
+  if (has(g.p, '--no-index') || outside) {
+    // Two directories are compared recursively; files (and /dev/null) are read as they are.
+    for (const f of ops) g.path(f, 'read', g.isDirectory(f) ? { scope: 'subtree' } : {});
+    return { gitDir: 'none', risks: ['diff', 'pager'], hooks: [] };
+  }
+  if (!has(g.p, '--cached', '--staged')) g.worktree('read', 'tracked');
+  return { gitDir: 'read', risks: ['content', 'diff', 'pager'], hooks: [] };
+}
+
+/** grep: tracked files by default; `--untracked` adds unignored ones; `--no-index` searches the cwd. */
+export function grep(g: GitCall): Plan {
+  for (const f of values(g.p, '-f')) g.path(f, 'read');
+  if (g.p.opts.some((o) => o.name === '-O' || o.name === '--open-files-in-pager'))
+    g.uncertain('-O runs a program on the matching files');
+  if (has(g.p, '--no-index')) {
+    g.path({ value: '.', raw: '.', glob: -1, tilde: false }, 'read', { scope: 'subtree' });
+    return { gitDir: 'none', risks: ['pager'], hooks: [] };
+  }
+  if (!has(g.p, '--cached')) g.worktree('read', has(g.p, '--untracked') ? 'unignored' : 'tracked');
+  return { gitDir: 'read', risks: ['content', 'diff', 'pager'], hooks: [] };
+}
+
+/** blame F: history plus the working copy of F (through the content filters); `--contents F` reads F. */
+export function blame(g: GitCall): Plan {
+  for (const f of values(g.p, '--contents', '--ignore-revs-file', '-S')) g.path(f, 'read');
+  const file = g.p.operands.at(-1);
+  if (file) g.path(file, 'read');
+  return { gitDir: 'read', risks: ['content', 'diff', 'pager'], hooks: [] };
+}
+
+/** ls-files: the index; `-o` walks the worktree for names, `-m`/`-d`/`-k` lstat tracked files. */
+export function lsFiles(g: GitCall): Plan {
+  for (const f of values(g.p, '-X', '--exclude-from')) g.path(f, 'read');
+  if (has(g.p, '-o', '--others')) g.worktree('list', has(g.p, '--exclude-standard') ? 'unignored' : 'all');
+  if (has(g.p, '-m', '--modified', '-d', '--deleted', '-k', '--killed')) g.worktree('list', 'tracked');
+  return { gitDir: 'read', risks: ['content'], hooks: [] };
+}
+
+/** describe: history; `--dirty`/`--broken` also checks the worktree's tracked files. */
+export function describe(g: GitCall): Plan {
+  if (has(g.p, '--dirty', '--broken')) g.worktree('read', 'tracked');
+  return { gitDir: 'read', risks: ['content'], hooks: [] };
+}
+
+/** check-ignore: reads the ignore files along each path (names only beneath the worktree). */
+export function checkIgnore(g: GitCall): Plan {
+  g.worktree('list', 'all');
+  return { gitDir: 'read', risks: [], hooks: [] };
+}
+
+/** Nothing of the repository (help, version). */
+export function nothing(): Plan {
+  return { gitDir: 'none', risks: [], hooks: [] };
+}

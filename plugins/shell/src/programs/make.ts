@@ -1,0 +1,183 @@
+import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { has, parseArgs, values } from './argv.js';
+import { expandMake, type Makefile, parseMakefile } from './makefile.js';
+import { inDir } from './packageScripts.js';
+import { emitOptions, literal, unknownOptions } from './spec.js';
+
+/** Most rules one `make` call walks before the rest is uncertain. */
+const MAX_RULES = 200;
+
+const SPEC = {
+  short: 'CfIjloWEO',
+  shortFlags: 'bBdeikLnpqrRsStvwh',
+  optionalShort: '',
+  long: [
+    'directory',
+    'file',
+    'makefile',
+    'include-dir',
+    'jobs',
+    'load-average',
+    'old-file',
+    'assume-old',
+    'what-if',
+    'new-file',
+    'assume-new',
+    'eval',
+    'output-sync',
+    'debug',
+    'shuffle',
+    'jobserver-style',
+  ],
+  flags: [
+    'always-make',
+    'environment-overrides',
+    'ignore-errors',
+    'keep-going',
+    'check-symlink-times',
+    'just-print',
+    'dry-run',
+    'recon',
+    'print-data-base',
+    'question',
+    'no-builtin-rules',
+    'no-builtin-variables',
+    'silent',
+    'quiet',
+    'no-silent',
+    'no-keep-going',
+    'stop',
+    'touch',
+    'trace',
+    'version',
+    'print-directory',
+    'no-print-directory',
+    'warn-undefined-variables',
+    'help',
+    'load-average',
+  ],
+};
+
+function compose(dirs: readonly Field[]): Field {
+  let dir: Field = literal('.');
+  for (const c of dirs)
+    dir = c.value.startsWith('/') || c.tilde ? c : { ...c, value: `${dir.value}/${c.value}` };
+  return dir;
+}
+
+function within(dir: Field, name: string): Field {
+  return dir.value === '.' ? literal(name) : { ...dir, value: `${dir.value}/${name}`, glob: -1 };
+}
+
+/** The makefile make reads: `-f` files, else GNUmakefile, makefile or Makefile in the directory. */
+function makefiles(cx: CommandContext, dir: Field, given: readonly Field[]): Field[] | null {
+  if (given.length > 0)
+    return given.map((f) => (f.value.startsWith('/') || f.tilde ? f : within(dir, f.value)));
+  for (const n of ['GNUmakefile', 'makefile', 'Makefile']) {
+    const f = within(dir, n);
+    if (cx.exists(f)) return [f];
+  }
+  return null;
+}
+
+/**
+ * make [-C DIR] [-f FILE] [VAR=value…] [TARGET…]: reads the makefile and, where the rules are plain,
+ * analyses the recipes of the targets and of everything they depend on as shell, after make's variable
+ * expansion (make runs each recipe line with `/bin/sh -c`). We judge every recipe that could run, not only
+ * the out-of-date ones. What we do not follow (see `parseMakefile`) is uncertain.
+ */
+export const make: CommandHandler = (cx) => {
+  const p = parseArgs(cx.args, SPEC);
+  emitOptions(cx, p, { '-I': 'read', '--include-dir': 'read' });
+  unknownOptions(cx, p);
+  if (values(p, '-E', '--eval').length > 0) cx.uncertain('make --eval adds rules we do not analyse');
+  const dir = compose(values(p, '-C', '--directory'));
+  const given = values(p, '-f', '--file', '--makefile');
+  if (given.some((f) => f.value === '-')) {
+    cx.uncertain('make -f - reads the makefile from stdin');
+    return;
+  }
+  const assigns = new Map<string, string>();
+  const targets: string[] = [];
+  for (const f of p.operands) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*:?=(.*)$/s.exec(f.value);
+    if (f.uncertain !== undefined) cx.uncertain(`make: an argument is not known (${f.raw})`);
+    else if (m) assigns.set(m[1]!, m[2]!);
+    else targets.push(f.value);
+  }
+  const files = makefiles(cx, dir, given);
+  if (files === null) return; // "No targets specified and no makefile found": nothing runs
+  const text: string[] = [];
+  for (const f of files) {
+    cx.read(f, { tag: 'makefile' });
+    const c = cx.readContent(f);
+    if ('uncertain' in c) {
+      cx.uncertain(`make: ${c.uncertain}`);
+      return;
+    }
+    text.push(c.text);
+  }
+  const mk = parseMakefile(text.join('\n'));
+  if ('uncertain' in mk) {
+    cx.uncertain(`make: ${mk.uncertain}`);
+    return;
+  }
+  for (const [k, v] of assigns) {
+    if (/^(SHELL|MAKEFLAGS|MAKE|MAKEFILES)$/.test(k)) cx.uncertain(`make ${k}=… changes how recipes run`);
+    mk.vars.set(k, v);
+  }
+  const dryRun = has(p, '-n', '--just-print', '--dry-run', '--recon', '-q', '--question');
+  const wanted = targets.length > 0 ? targets : mk.defaultTarget ? [mk.defaultTarget] : [];
+  runTargets(cx, mk, dir, wanted, dryRun);
+};
+
+function runTargets(
+  cx: CommandContext,
+  mk: Makefile,
+  dir: Field,
+  wanted: readonly string[],
+  dryRun: boolean,
+): void {
+  const seen = new Set<string>();
+  const stack = [...wanted];
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    if (seen.size > MAX_RULES) {
+      cx.uncertain(`make: more than ${MAX_RULES} rules`);
+      return;
+    }
+    const rule = mk.rules.get(t);
+    if (rule === undefined) {
+      // No explicit rule: an existing file needs nothing; otherwise a built-in implicit rule may run.
+      if (!cx.exists(within(dir, t)))
+        cx.uncertain(`make: no explicit rule for ${t} (implicit rules run programs we do not follow)`);
+      continue;
+    }
+    const prereqs = rule.prereqs;
+    stack.push(...prereqs);
+    const unique = [...new Set(prereqs)];
+    const auto = new Map([
+      ['@', t],
+      ['<', prereqs[0] ?? ''],
+      ['^', unique.join(' ')],
+      ['+', prereqs.join(' ')],
+      ['?', unique.join(' ')],
+      ['*', ''],
+      ['|', ''],
+    ]);
+    for (const line of rule.recipe) {
+      const stripped = line.replace(/^[ \t]*[@+-]*/, '');
+      const always = /^[ \t]*[@-]*\+/.test(line) || /\$[({]MAKE[)}]/.test(line);
+      if (dryRun && !always) continue;
+      const sh = expandMake(stripped, mk.vars, auto);
+      if (sh === null) {
+        cx.uncertain(`make ${t}: a recipe line uses make functions or substitutions we do not expand`);
+        continue;
+      }
+      if (sh.trim() !== '') cx.script(inDir(dir, sh), `make ${t}`);
+    }
+  }
+}

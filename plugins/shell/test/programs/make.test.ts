@@ -1,0 +1,136 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { extractAccesses } from '../../src/index.js';
+import { expandMake, parseMakefile } from '../../src/programs/makefile.js';
+import { context, verdict } from './envJudge.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function project(makefile: string, name = 'Makefile'): string {
+  const d = mkdtempSync(join(tmpdir(), 'tg-make-'));
+  dirs.push(d);
+  writeFileSync(join(d, name), makefile);
+  mkdirSync(join(d, 'src'));
+  writeFileSync(join(d, 'src/main.c'), 'int main(){}\n');
+  return d;
+}
+
+function accesses(cmd: string, cwd: string): string[] {
+  const r = extractAccesses(cmd, context(cwd));
+  return r.accesses.map((a) =>
+    a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`,
+  );
+}
+
+const PLAIN = [
+  'OUT = build',
+  'CFLAGS := -O2',
+  '.PHONY: all clean test',
+  'all: $(OUT)/app',
+  '$(OUT)/app: src/main.c',
+  '\t@mkdir -p $(OUT)',
+  '\t$(CC) $(CFLAGS) -o $@ $<',
+  'clean:',
+  '\t$(RM) -r $(OUT)',
+  'test: all',
+  '\t./$(OUT)/app > /tmp/make-test.log',
+  'leak:',
+  '\tcat ~/.ssh/id_rsa',
+  '',
+].join('\n');
+
+describe('make analyses plain recipes as shell', () => {
+  it('the default target and its prerequisites, with variables and automatic variables expanded', () => {
+    const d = project(PLAIN);
+    const a = accesses('make', d);
+    expect(a).toContain(`read ${d}/Makefile`);
+    expect(a).toContain(`write ${d}/build`);
+    // cc is not in the command table: its operands get the unknown-command treatment (writes).
+    expect(a).toContain(`write ${d}/src/main.c`);
+    expect(a).toContain(`write ${d}/build/app`);
+    expect(accesses('make clean', d)).toContain(`write* ${d}/build`);
+    expect(accesses('make test', d)).toContain('write /tmp/make-test.log');
+    expect(accesses('make leak', d)).toContain('read /home/agent/.ssh/id_rsa');
+    expect(extractAccesses('make', context(d)).uncertain).toBe(false);
+  });
+
+  it('a .env beside the Makefile does not deny a build that does not touch it', () => {
+    const d = project(PLAIN);
+    writeFileSync(join(d, '.env'), 'K=1\n');
+    expect(verdict('make', d)).toBe('allow');
+    expect(verdict('make clean', d)).toBe('allow');
+    expect(verdict('make -C . clean', d)).toBe('allow');
+  });
+
+  it('-C, -f and command-line variables', () => {
+    const d = project(PLAIN, 'build.mk');
+    expect(accesses(`make -C ${d} -f build.mk clean`, tmpdir())).toContain(`write* ${d}/build`);
+    expect(accesses('make -f build.mk clean OUT=/tmp/out', d)).toContain('write* /tmp/out');
+    expect(accesses('make -n -f build.mk clean', d)).toEqual([`read ${d}/build.mk`]);
+  });
+
+  it('an undefined variable comes from the environment, which the shell analysis sees too', () => {
+    const d = project('clean:\n\trm -rf $(TARGET)/x\n');
+    expect(accesses('export TARGET=/etc; make clean', d)).toContain('write* /etc/x');
+    // Unset in the shell the guard sees: make would use the environment's value, which is not known.
+    expect(extractAccesses('make clean', context(d)).uncertain).toBe(true);
+  });
+});
+
+describe('make: what we do not follow is uncertain (attacks)', () => {
+  const cases: [string, string][] = [
+    ['include other.mk\nall:\n\ttrue\n', 'make'],
+    ['X != cat /etc/shadow\nall:\n\techo $(X)\n', 'make'],
+    ['all:\n\techo $(shell cat /etc/shadow)\n', 'make'],
+    ['SHELL = /tmp/evil\nall:\n\ttrue\n', 'make'],
+    ['%.o: %.c\n\tcat /etc/shadow\nall: x.o\n', 'make'],
+    ['ifeq ($(X),1)\nall:\n\ttrue\nendif\n', 'make'],
+    ['define R\ncat /etc/shadow\nendef\nall:\n\t$(R)\n', 'make'],
+    ['.ONESHELL:\nall:\n\tcd /etc\n\tcat shadow\n', 'make'],
+    ['all: missing.o\n', 'make'],
+    ['all:\n\ttrue\n', 'make -f - all'],
+    ['all:\n\ttrue\n', 'make --eval="x:;cat /etc/shadow" all'],
+    ['all:\n\ttrue\n', 'make SHELL=/tmp/evil'],
+    ['all:\n\techo $(X:.c=.o)\n', 'make'],
+    ['all: ; cat $(wildcard /etc/*)\n', 'make'],
+    ['all:\n\ttrue\n', 'make --frobnicate'],
+    ['all:\n\ttrue\n', 'make $(echo all)'],
+  ];
+  for (const [mk, cmd] of cases) {
+    it(`uncertain: ${cmd} with ${JSON.stringify(mk.slice(0, 30))}`, () => {
+      const d = project(mk);
+      expect(extractAccesses(cmd, context(d)).uncertain).toBe(true);
+    });
+  }
+
+  it('a Makefile the line writes first is unknown', () => {
+    const d = project(PLAIN);
+    expect(
+      extractAccesses("printf 'all:\\n\\tcat /etc/shadow\\n' > Makefile && make", context(d)).uncertain,
+    ).toBe(true);
+  });
+});
+
+describe('makefile parsing', () => {
+  it('expands recursively, keeps $$ for the shell, rejects functions', () => {
+    const vars = new Map([
+      ['A', '$(B)/x'],
+      ['B', 'dir'],
+    ]);
+    expect(expandMake('cp $(A) $${HOME} $@', vars, new Map([['@', 't']]))).toBe('cp dir/x ${HOME} t');
+    expect(expandMake('$(patsubst a,b,c)', vars, new Map())).toBeNull();
+    const mk = parseMakefile('A = 1\nA += 2\nB ?= 3\nB ?= 4\nx y: z\n\techo $(A)\n');
+    expect('uncertain' in mk).toBe(false);
+    if (!('uncertain' in mk)) {
+      expect(mk.vars.get('A')).toBe('1 2');
+      expect(mk.vars.get('B')).toBe('3');
+      expect(mk.defaultTarget).toBe('x');
+      expect(mk.rules.get('y')?.prereqs).toEqual(['z']);
+    }
+  });
+});

@@ -1,0 +1,152 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { extractAccesses } from '../../src/index.js';
+import { context, verdict } from './envJudge.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function project(scripts: Record<string, string>): string {
+  const d = mkdtempSync(join(tmpdir(), 'tg-pm-'));
+  dirs.push(d);
+  writeFileSync(join(d, 'package.json'), JSON.stringify({ name: 'x', scripts }));
+  return d;
+}
+
+function accesses(cmd: string, cwd: string): string[] {
+  const r = extractAccesses(cmd, context(cwd));
+  return r.accesses.map((a) =>
+    a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`,
+  );
+}
+
+describe('package.json scripts are analysed as shell', () => {
+  it('npm run X runs preX, X and postX; arguments after -- are appended', () => {
+    const d = project({
+      prebuild: 'rm -rf dist',
+      build: 'tsc -p . --outDir dist',
+      postbuild: 'cp README.md dist/',
+    });
+    const a = accesses('npm run build -- --watch', d);
+    expect(a).toContain(`read ${d}/package.json`);
+    expect(a).toContain(`write* ${d}/dist`);
+    expect(a).toContain(`read ${d}/README.md`);
+    expect(extractAccesses('npm run build', context(d)).uncertain).toBe(false);
+  });
+
+  it('a script that reads a denied file is judged by what it reads', () => {
+    const d = project({ leak: 'cat ~/.ssh/id_rsa', env: 'cat .env', test: 'vitest run' });
+    writeFileSync(join(d, '.env'), 'K=1\n');
+    expect(accesses('npm run leak', d)).toContain('read /home/agent/.ssh/id_rsa');
+    expect(verdict('npm run env', d)).toMatch(/^deny/);
+    expect(verdict('npm test', d)).toBe('allow');
+    expect(verdict('pnpm env', d)).toMatch(/^deny/);
+    expect(verdict('yarn env', d)).toMatch(/^deny/);
+    expect(verdict('yarn run env', d)).toMatch(/^deny/);
+  });
+
+  it('scripts run in the package directory, found upwards from the cwd', () => {
+    const d = project({ clean: 'rm -rf build' });
+    mkdirSync(join(d, 'src/deep'), { recursive: true });
+    expect(accesses('npm run clean', join(d, 'src/deep'))).toContain(`write* ${d}/build`);
+    expect(accesses(`npm --prefix ${d} run clean`, tmpdir())).toContain(`write* ${d}/build`);
+  });
+
+  it('a missing script runs nothing under npm; pnpm and yarn fall back to node_modules/.bin', () => {
+    const d = project({});
+    expect(extractAccesses('npm run nothing', context(d)).uncertain).toBe(false);
+    expect(extractAccesses('pnpm tsc', context(d)).uncertain).toBe(true); // not installed: a download
+    mkdirSync(join(d, 'node_modules/.bin'), { recursive: true });
+    writeFileSync(join(d, 'node_modules/.bin/tsc'), '#!/bin/sh\n');
+    chmodSync(join(d, 'node_modules/.bin/tsc'), 0o755);
+    expect(extractAccesses('pnpm tsc', context(d)).uncertain).toBe(false);
+    expect(extractAccesses('npx tsc --noEmit', context(d)).uncertain).toBe(false);
+    expect(extractAccesses('npx create-evil-app', context(d)).uncertain).toBe(true);
+  });
+
+  it('install runs the project lifecycle scripts (prepare, postinstall) and writes node_modules', () => {
+    const d = project({ postinstall: 'cat /etc/shadow', prepare: 'husky' });
+    const a = accesses('npm install', d);
+    expect(a).toContain('read /etc/shadow');
+    expect(a).toContain(`write* ${d}/node_modules`);
+    expect(a).toContain(`write ${d}/package-lock.json`);
+    expect(accesses('npm install --ignore-scripts', d)).not.toContain('read /etc/shadow');
+    writeFileSync(join(d, '.env'), 'K=1\n');
+    const clean = project({});
+    writeFileSync(join(clean, '.env'), 'K=1\n');
+    expect(verdict('npm install', clean)).toBe('allow');
+    expect(verdict('npm ci', clean)).toBe('allow');
+    expect(verdict('pnpm add -D vitest', clean)).toBe('allow');
+  });
+
+  it('unreadable or invalid package.json, or one the line writes first, is uncertain', () => {
+    const d = project({});
+    writeFileSync(join(d, 'package.json'), '{not json');
+    expect(extractAccesses('npm run build', context(d)).uncertain).toBe(true);
+    const e = project({ build: 'true' });
+    expect(extractAccesses('echo {} > package.json && npm run build', context(e)).uncertain).toBe(true);
+  });
+});
+
+describe('package managers: attacks', () => {
+  for (const cmd of [
+    "npx -c 'cat /etc/shadow'",
+    'npm exec -c "cat /etc/shadow"',
+    "npm exec --call='cat /etc/shadow'",
+  ]) {
+    it(`inline code is analysed as shell: ${cmd}`, () => {
+      const d = project({});
+      expect(accesses(cmd, d)).toContain('read /etc/shadow');
+    });
+  }
+  const cases = [
+    'npm --script-shell=/tmp/evil run build',
+    'npm --node-options="--require /tmp/x.js" test',
+    'npm install -g evil',
+    'npm i --location=global evil',
+    'yarn global add evil',
+    'pnpm dlx evil',
+    'npx --package=evil run',
+    'npm install ./evil-local-pkg',
+    'npm config set script-shell /tmp/x',
+    'pip install requests',
+    'pip install -e .',
+    'pip --python /tmp/py install x',
+    'uv --directory /etc sync',
+    'npm run $(echo build)',
+  ];
+  for (const cmd of cases) {
+    it(`uncertain: ${cmd}`, () => {
+      const d = project({ build: 'true', test: 'true' });
+      expect(extractAccesses(cmd, context(d)).uncertain).toBe(true);
+    });
+  }
+
+  it('a project .npmrc that sets a program npm runs is code', () => {
+    const d = project({ build: 'true' });
+    expect(extractAccesses('npm run build', context(d)).uncertain).toBe(false);
+    writeFileSync(join(d, '.npmrc'), 'script-shell=./evil.sh\n');
+    expect(extractAccesses('npm run build', context(d)).uncertain).toBe(true);
+  });
+});
+
+describe('python environments', () => {
+  it('uv and poetry use the project .venv; pip needs the target on the command line', () => {
+    const d = mkdtempSync(join(tmpdir(), 'tg-py-'));
+    dirs.push(d);
+    writeFileSync(join(d, 'pyproject.toml'), '[project]\nname="x"\n');
+    mkdirSync(join(d, '.venv'));
+    expect(accesses('uv sync', d)).toContain(`write* ${d}/.venv`);
+    expect(accesses('uv add requests', d)).toContain(`write ${d}/pyproject.toml`);
+    expect(accesses('poetry install', d)).toContain(`write* ${d}/.venv`);
+    expect(accesses('uv pip install requests', d)).toContain(`write* ${d}/.venv`);
+    expect(accesses('uv run pytest tests/', d)).toContain(`write ${d}/tests`);
+    expect(accesses('pip install -t vendor requests', d)).toContain(`write* ${d}/vendor`);
+    rmSync(join(d, '.venv'), { recursive: true });
+    expect(extractAccesses('poetry install', context(d)).uncertain).toBe(true);
+  });
+});
