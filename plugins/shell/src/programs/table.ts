@@ -2,10 +2,12 @@ import type { CommandHandler } from '../effects/extractTypes.js';
 import { archives } from './archives.js';
 import { buildTools } from './buildTools.js';
 import { builtins } from './builtins.js';
+import { checksums } from './checksums.js';
 import { copyMove } from './copyMove.js';
 import { editors } from './editors.js';
 import { findXargs } from './findXargs.js';
 import { interpreters } from './interpreters.js';
+import { listing } from './listing.js';
 import { network } from './network.js';
 import { readers } from './readers.js';
 import { wrappers } from './wrappers.js';
@@ -16,6 +18,8 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
   Object.entries({
     ...builtins,
     ...readers,
+    ...listing,
+    ...checksums,
     ...writers,
     ...copyMove,
     ...archives,

@@ -1,40 +1,85 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
-import { has, parseArgs, values } from './argv.js';
-import { emitOptions, emitRole, literal, simple } from './spec.js';
+import { type ArgSpec, has, parseArgs, values } from './argv.js';
+import { fileCommand } from './fileCommand.js';
+import { emitOptions, emitRole, literal, simple, unknownOptions } from './spec.js';
+import * as W from './writerOptions.js';
 
-const REF = { '-r': 'read', '--reference': 'read' } as const;
+/** A mode chmod's getopt reads as options (`chmod -w f`, `chmod -R -x,g+w d`): letters of a symbolic mode. */
+const MODE_OPTION = /^-[rwxXstugoa0-7=+,-]*[rwxXst0-7]/;
 
-/** chmod/chown/chgrp: the first operand is the mode or owner unless `--reference=FILE` gives it. */
-function modeThenFiles(short: string): CommandHandler {
-  return simple({
-    short,
-    long: ['reference', 'from'],
-    flags: ['recursive'],
-    operands: 'write',
-    skip: 1,
-    skipUnless: ['--reference'],
-    recursive: ['-R', '--recursive'],
-    pathOpts: { '--reference': 'read' },
+/**
+ * chmod: the first operand is the mode unless `--reference=FILE` gives it or it was written as an option
+ * (`-x`). `-R` walks without following symlinks beneath (chmod(1): symlinks met during the walk are ignored).
+ */
+const chmod: CommandHandler = (cx) => {
+  let modeAsOption = false;
+  const args = cx.args.filter((f) => {
+    if (f.uncertain !== undefined || !MODE_OPTION.test(f.value) || /^-[cfvR]+$/.test(f.value)) return true;
+    modeAsOption = true;
+    return false;
   });
+  const p = parseArgs(args, W.CHMOD);
+  emitOptions(cx, p, { '--reference': 'read' });
+  const skip = modeAsOption || has(p, '--reference') ? 0 : 1;
+  const scope = has(p, '-R', '--recursive') ? ('subtree' as const) : ('path' as const);
+  for (const f of p.operands.slice(skip)) cx.write(f, { scope });
+};
+
+/**
+ * chown/chgrp OWNER FILE…: `-h` changes a link itself; with `-R`, `-L` follows every symlink beneath and
+ * `-H` those on the command line (the default `-P` follows none, and not the operand either).
+ */
+function owner(spec: ArgSpec): CommandHandler {
+  return (cx) => {
+    const p = parseArgs(cx.args, spec);
+    emitOptions(cx, p, { '--reference': 'read' });
+    const skip = has(p, '--reference') ? 0 : 1;
+    const recursive = has(p, '-R', '--recursive');
+    // The last of -H/-L/-P wins.
+    const traversal = [...p.opts].reverse().find((o) => ['-H', '-L', '-P'].includes(o.name))?.name ?? '-P';
+    const onLink = recursive
+      ? traversal === '-P' && !has(p, '--dereference')
+      : has(p, '-h', '--no-dereference');
+    for (const f of p.operands.slice(skip)) {
+      cx.write(f, {
+        ...(recursive ? { scope: 'subtree' as const } : {}),
+        ...(onLink ? { followFinal: false } : {}),
+        ...(recursive && traversal === '-L' ? { followLinks: true } : {}),
+      });
+    }
+  };
 }
+
+/** sort: operands read, `-o` written, `-T` a directory written; `--compress-program` runs a program. */
+const sort: CommandHandler = (cx) => {
+  fileCommand({
+    ...W.SORT,
+    pathOpts: {
+      '-o': 'write',
+      '--output': 'write',
+      '-T': 'write',
+      '--temporary-directory': 'write',
+      '--files0-from': 'read',
+      '--random-source': 'read',
+    },
+  })(cx);
+  if (has(parseArgs(cx.args, W.SORT), '--compress-program'))
+    cx.uncertain('sort --compress-program runs a program we do not analyse');
+};
+
+/** shuf: `-e` shuffles its operands as strings, `-i` a range: then no operand is a file. */
+const shuf: CommandHandler = (cx) => {
+  const strings = has(parseArgs(cx.args, W.SHUF), '-e', '--echo', '-i', '--input-range');
+  fileCommand({
+    ...W.SHUF,
+    operands: strings ? 'none' : 'read',
+    pathOpts: { '-o': 'write', '--output': 'write', '--random-source': 'read' },
+  })(cx);
+};
 
 /** `split`/`csplit`: input read, output files are `PREFIX` + a suffix: judge the prefix's directory. */
 const split: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, {
-    short: 'abClnt',
-    long: [
-      'suffix-length',
-      'bytes',
-      'line-bytes',
-      'lines',
-      'number',
-      'additional-suffix',
-      'separator',
-      'filter',
-      'numeric-suffixes',
-      'hex-suffixes',
-    ],
-  });
+  const p = parseArgs(cx.args, W.SPLIT);
   emitOptions(cx, p, {});
   if (has(p, '--filter')) cx.uncertain('split --filter runs a shell command on every chunk');
   const [input, prefix] = p.operands;
@@ -44,7 +89,8 @@ const split: CommandHandler = (cx) => {
 };
 
 const csplit: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'bfn', long: ['suffix-format', 'prefix', 'digits'] });
+  const p = parseArgs(cx.args, W.CSPLIT);
+  unknownOptions(cx, p);
   const [input] = p.operands;
   if (input) cx.read(input);
   const prefix = values(p, '-f', '--prefix')[0] ?? literal('xx');
@@ -113,30 +159,26 @@ function compressor(short: string, suffix: string, decompress: boolean): Command
 }
 
 export const writers: Record<string, CommandHandler> = {
-  rm: simple({
-    operands: 'delete',
-    flags: ['recursive', 'force', 'interactive', 'dir', 'verbose'],
-    long: ['interactive'],
-    recursive: ['-r', '-R', '--recursive'],
-  }),
-  rmdir: simple({ operands: 'delete', flags: ['parents', 'ignore-fail-on-non-empty', 'verbose'] }),
-  unlink: simple({ operands: 'delete' }),
-  shred: simple({
-    short: 'nsx',
-    long: ['iterations', 'size', 'random-source'],
+  rm: fileCommand({ ...W.RM, operands: 'delete', recursive: ['-r', '-R', '--recursive'] }),
+  rmdir: fileCommand({ ...W.RMDIR, operands: 'delete' }),
+  unlink: fileCommand({ ...W.UNLINK, operands: 'delete' }),
+  shred: fileCommand({ ...W.SHRED, operands: 'write', pathOpts: { '--random-source': 'read' } }),
+  mkdir: fileCommand({ ...W.MKDIR, operands: 'write' }),
+  mkfifo: fileCommand({ ...W.MKFIFO, operands: 'write' }),
+  mknod: fileCommand({ ...W.MKNOD, operands: 'write', skip: 0 }),
+  touch: fileCommand({
+    ...W.TOUCH,
     operands: 'write',
-    pathOpts: { '--random-source': 'read' },
+    // -h changes the link itself; -r only reads the reference's times.
+    followFinal: true,
+    pathOpts: { '-r': 'list', '--reference': 'list' },
   }),
-  mkdir: simple({ short: 'm', long: ['mode', 'context'], operands: 'write' }),
-  mkfifo: simple({ short: 'mZ', long: ['mode', 'context'], operands: 'write' }),
-  mknod: simple({ short: 'mZ', long: ['mode', 'context'], operands: 'write' }),
-  touch: simple({ short: 'rdt', long: ['reference', 'date', 'time'], operands: 'write', pathOpts: REF }),
-  truncate: simple({ short: 'rso', long: ['reference', 'size'], operands: 'write', pathOpts: REF }),
-  tee: simple({ operands: 'write', long: ['output-error'] }),
+  truncate: fileCommand({ ...W.TRUNCATE, operands: 'write', pathOpts: { '-r': 'list', '--reference': 'list' } }),
+  tee: fileCommand({ ...W.TEE, operands: 'write' }),
   sponge: simple({ operands: 'write' }),
-  chmod: modeThenFiles(''),
-  chown: modeThenFiles(''),
-  chgrp: modeThenFiles(''),
+  chmod: chmod,
+  chown: owner(W.CHOWN),
+  chgrp: owner(W.CHGRP),
   chattr: (cx) => {
     const args = cx.args.filter((f) => !/^[+=][aAcCdDeFijmPsStTux]+$/.test(f.value));
     const p = parseArgs(args, { short: 'vp' });
@@ -158,40 +200,11 @@ export const writers: Record<string, CommandHandler> = {
   }),
   dos2unix: simple({ operands: 'write' }),
   unix2dos: simple({ operands: 'write' }),
-  sort: simple({
-    short: 'kotST',
-    long: [
-      'key',
-      'output',
-      'field-separator',
-      'buffer-size',
-      'temporary-directory',
-      'parallel',
-      'batch-size',
-      'compress-program',
-      'files0-from',
-      'sort',
-      'random-source',
-    ],
-    pathOpts: {
-      '-o': 'write',
-      '--output': 'write',
-      '-T': 'write',
-      '--temporary-directory': 'write',
-      '--files0-from': 'read',
-      '--random-source': 'read',
-    },
-  }),
-  shuf: simple({
-    short: 'ino',
-    long: ['input-range', 'head-count', 'output', 'random-source'],
-    pathOpts: { '-o': 'write', '--output': 'write', '--random-source': 'read' },
-  }),
+  sort: sort,
+  shuf: shuf,
   uniq: (cx) => {
-    const p = parseArgs(cx.args, {
-      short: 'fsw',
-      long: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'],
-    });
+    const p = parseArgs(cx.args, W.UNIQ);
+    unknownOptions(cx, p);
     const [input, output] = p.operands;
     if (input) cx.read(input);
     if (output) cx.write(output);
