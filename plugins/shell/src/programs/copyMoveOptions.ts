@@ -100,3 +100,12 @@ export const LN: ArgSpec = {
     'version',
   ],
 };
+
+/**
+ * `scp`: OpenSSH 9.2 usage line (`scp -h`), arities probed. `-f`/`-t` are the remote end's modes (they write
+ * what stdin sends) and `-M`, `-1`, `-2` undocumented: left out, so they are uncertain.
+ */
+export const SCP: ArgSpec = {
+  short: 'cDFiJloPSX',
+  shortFlags: '346ABCOpqRrsTv',
+};

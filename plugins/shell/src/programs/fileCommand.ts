@@ -56,12 +56,17 @@ export function fileCommand(spec: FileSpec): CommandHandler {
     for (const [k, v] of Object.entries(spec.pathOpts ?? {})) if (v !== 'list') roles[k] = v;
     emitOptions(cx, p, roles);
     for (const o of p.opts) {
-      if (o.value && spec.pathOpts?.[o.name] === 'list') cx.emit(o.value, 'list', { tag: o.name.replace(/^-+/, '') });
+      if (o.value && spec.pathOpts?.[o.name] === 'list')
+        cx.emit(o.value, 'list', { tag: o.name.replace(/^-+/, '') });
     }
     const skip = spec.skipUnless && has(p, ...spec.skipUnless) ? 0 : (spec.skip ?? 0);
     let operands = p.operands.slice(skip);
     const recursive = spec.subtree === true || (spec.recursive !== undefined && has(p, ...spec.recursive));
-    if (operands.length === 0 && spec.defaultOperand !== undefined && (recursive || !spec.defaultOnlyRecursive)) {
+    if (
+      operands.length === 0 &&
+      spec.defaultOperand !== undefined &&
+      (recursive || !spec.defaultOnlyRecursive)
+    ) {
       operands = [literal(spec.defaultOperand)];
     }
     const role: FileRole = spec.writeWith && has(p, ...spec.writeWith) ? 'write' : (spec.operands ?? 'read');
@@ -74,7 +79,11 @@ export function fileCommand(spec: FileSpec): CommandHandler {
         f,
         role,
         recursive
-          ? { scope: 'subtree', ...(followLinks ? { followLinks: true } : {}), ...(followFinal ? {} : { followFinal }) }
+          ? {
+              scope: 'subtree',
+              ...(followLinks ? { followLinks: true } : {}),
+              ...(followFinal ? {} : { followFinal }),
+            }
           : followFinal
             ? {}
             : { followFinal },

@@ -20,7 +20,13 @@ const lsLike = (spec: typeof LS) =>
 /** `tree`: always a recursive listing; `-l` follows links to directories; `-o FILE` writes the output. */
 const tree: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, TREE);
-  emitOptions(cx, p, { '-o': 'write', '--gitfile': 'read', '--infofile': 'read', '--hintro': 'read', '--houtro': 'read' });
+  emitOptions(cx, p, {
+    '-o': 'write',
+    '--gitfile': 'read',
+    '--infofile': 'read',
+    '--hintro': 'read',
+    '--houtro': 'read',
+  });
   // `-R` re-runs tree in every directory with `-o 00Tree.html`: writes we do not model.
   if (has(p, '-R')) cx.uncertain('tree -R writes an output file in every directory it lists');
   const operands = p.operands.length > 0 ? p.operands : [literal('.')];
@@ -48,13 +54,25 @@ export const listing: Record<string, CommandHandler> = {
   }),
   tree,
   // stat without -L reports the link itself (lstat), with -L its target.
-  stat: fileCommand({ ...STAT, operands: 'list', followFinal: false, followFinalWith: ['-L', '--dereference'] }),
+  stat: fileCommand({
+    ...STAT,
+    operands: 'list',
+    followFinal: false,
+    followFinalWith: ['-L', '--dereference'],
+  }),
   // readlink reads the link itself; -f/-e/-m resolve every component (metadata only).
   readlink: fileCommand({
     ...READLINK,
     operands: 'list',
     followFinal: false,
-    followFinalWith: ['-f', '-e', '-m', '--canonicalize', '--canonicalize-existing', '--canonicalize-missing'],
+    followFinalWith: [
+      '-f',
+      '-e',
+      '-m',
+      '--canonicalize',
+      '--canonicalize-existing',
+      '--canonicalize-missing',
+    ],
   }),
   realpath: fileCommand({
     ...REALPATH,

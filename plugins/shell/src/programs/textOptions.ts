@@ -346,7 +346,16 @@ export const COLUMN: ArgSpec = {
     'output-separator',
     'separator',
   ],
-  flags: ['table', 'table-noheadings', 'table-header-repeat', 'keep-empty-lines', 'json', 'fillrows', 'help', 'version'],
+  flags: [
+    'table',
+    'table-noheadings',
+    'table-header-repeat',
+    'keep-empty-lines',
+    'json',
+    'fillrows',
+    'help',
+    'version',
+  ],
 };
 
 /** `rev --help`, util-linux 2.38. */
@@ -357,7 +366,18 @@ export const MORE: ArgSpec = {
   short: 'n',
   shortFlags: 'cdefhlpsuV',
   long: ['lines'],
-  flags: ['silent', 'logical', 'no-pause', 'print-over', 'clean-print', 'exit-on-eof', 'squeeze', 'plain', 'help', 'version'],
+  flags: [
+    'silent',
+    'logical',
+    'no-pause',
+    'print-over',
+    'clean-print',
+    'exit-on-eof',
+    'squeeze',
+    'plain',
+    'help',
+    'version',
+  ],
   numeric: true,
 };
 

@@ -173,7 +173,11 @@ export const writers: Record<string, CommandHandler> = {
     followFinal: true,
     pathOpts: { '-r': 'list', '--reference': 'list' },
   }),
-  truncate: fileCommand({ ...W.TRUNCATE, operands: 'write', pathOpts: { '-r': 'list', '--reference': 'list' } }),
+  truncate: fileCommand({
+    ...W.TRUNCATE,
+    operands: 'write',
+    pathOpts: { '-r': 'list', '--reference': 'list' },
+  }),
   tee: fileCommand({ ...W.TEE, operands: 'write' }),
   sponge: simple({ operands: 'write' }),
   chmod: chmod,
