@@ -1,4 +1,5 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
+import * as A from './archiveOptions.js';
 import { has, parseArgs } from './argv.js';
 import { fileCommand } from './fileCommand.js';
 import { FILE } from './listingOptions.js';
@@ -29,6 +30,54 @@ const file: CommandHandler = (cx) => {
   // -f names further files inside a list; -C writes `<magic>.mgc` into the cwd.
   if (has(p, '-f', '--files-from')) cx.uncertain('file -f reads the names of files from a list', 'read');
   if (has(p, '-C', '--compile')) cx.uncertain('file -C writes a compiled magic file');
+};
+
+/** ripgrep 13 (not installed here: its table is not complete). `--pre CMD` runs CMD on every file searched. */
+const rgSearch = fileCommand({
+  short: 'efgtTmABCMjE',
+  long: [
+    'regexp',
+    'file',
+    'glob',
+    'iglob',
+    'type',
+    'type-not',
+    'max-count',
+    'after-context',
+    'before-context',
+    'context',
+    'max-columns',
+    'threads',
+    'encoding',
+    'max-depth',
+    'ignore-file',
+    'type-add',
+    'sort',
+    'sortr',
+    'color',
+    'colors',
+    'replace',
+    'pre',
+    'pre-glob',
+    'path-separator',
+    'max-filesize',
+    'dfa-size-limit',
+    'regex-size-limit',
+    'field-match-separator',
+    'field-context-separator',
+    'context-separator',
+    'engine',
+  ],
+  skip: 1,
+  skipUnless: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
+  subtree: true,
+  defaultOperand: '.',
+  followWith: ['-L', '--follow'],
+  pathOpts: { '-f': 'read', '--file': 'read', '--ignore-file': 'read' },
+});
+const rg: CommandHandler = (cx) => {
+  rgSearch(cx);
+  if (cx.args.some((f) => /^--pre(=|$)/.test(f.value))) cx.uncertain('rg --pre runs a program on every file');
 };
 
 export const readers: Record<string, CommandHandler> = {
@@ -77,48 +126,7 @@ export const readers: Record<string, CommandHandler> = {
     followWith: ['-R', '--dereference-recursive'],
     pathOpts: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
   }),
-  rg: fileCommand({
-    short: 'efgtTmABCMjE',
-    long: [
-      'regexp',
-      'file',
-      'glob',
-      'iglob',
-      'type',
-      'type-not',
-      'max-count',
-      'after-context',
-      'before-context',
-      'context',
-      'max-columns',
-      'threads',
-      'encoding',
-      'max-depth',
-      'ignore-file',
-      'type-add',
-      'sort',
-      'sortr',
-      'color',
-      'colors',
-      'replace',
-      'pre',
-      'pre-glob',
-      'path-separator',
-      'max-filesize',
-      'dfa-size-limit',
-      'regex-size-limit',
-      'field-match-separator',
-      'field-context-separator',
-      'context-separator',
-      'engine',
-    ],
-    skip: 1,
-    skipUnless: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
-    subtree: true,
-    defaultOperand: '.',
-    followWith: ['-L', '--follow'],
-    pathOpts: { '-f': 'read', '--file': 'read', '--ignore-file': 'read' },
-  }),
+  rg,
   ag: simple({
     short: 'ABCGgm',
     long: ['ignore', 'file-search-regex', 'depth', 'pager'],
@@ -142,11 +150,17 @@ export const readers: Record<string, CommandHandler> = {
   }),
   base64: fileCommand(T.BASE64),
   base32: fileCommand(T.BASE32),
-  zcat: simple({}),
-  bzcat: simple({}),
-  xzcat: simple({}),
+  zcat: fileCommand(A.GUNZIP),
+  bzcat: fileCommand(A.BZIP2),
+  xzcat: fileCommand(A.XZ),
   zless: simple({}),
-  zgrep: simple({ short: 'efmABC', skip: 1, skipUnless: ['-e', '-f'] }),
+  // zgrep passes its options to grep.
+  zgrep: fileCommand({
+    ...T.GREP,
+    skip: 1,
+    skipUnless: ['-e', '-f', '--regexp', '--file'],
+    pathOpts: { '-f': 'read', '--file': 'read' },
+  }),
   bat: simple({
     short: 'lrHmp',
     long: [
@@ -165,7 +179,8 @@ export const readers: Record<string, CommandHandler> = {
       'file-name',
     ],
   }),
-  lsattr: simple({ recursive: ['-R'] }),
+  // e2fsprogs 1.47 `lsattr [-RVadlpv]`: -R does not follow symlinks beneath.
+  lsattr: fileCommand({ shortFlags: 'RVadlpv', recursive: ['-R'] }),
   getfacl: simple({ recursive: ['-R', '--recursive'] }),
   test: (cx) => {
     for (const f of cx.args) {

@@ -1,6 +1,8 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
+import * as A from './archiveOptions.js';
 import { type ArgSpec, has, parseArgs, values } from './argv.js';
 import { fileCommand } from './fileCommand.js';
+import { patch } from './patch.js';
 import { emitOptions, emitRole, literal, simple, unknownOptions } from './spec.js';
 import * as W from './writerOptions.js';
 
@@ -97,61 +99,31 @@ const csplit: CommandHandler = (cx) => {
   cx.write({ ...prefix, value: `${prefix.value}*`, glob: prefix.value.length }, { tag: 'prefix' });
 };
 
-/** `patch`: without a file operand it edits the files named inside the patch, which we cannot know. */
-const patch: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, {
-    short: 'BDdFgiopVrYz',
-    long: [
-      'prefix',
-      'ifdef',
-      'directory',
-      'fuzz',
-      'get',
-      'input',
-      'output',
-      'strip',
-      'reject-file',
-      'backup-if-mismatch',
-      'basename-prefix',
-      'suffix',
-      'version-control',
-      'quoting-style',
-      'read-only',
-      'reject-format',
-    ],
-  });
-  emitOptions(cx, p, {
-    '-i': 'read',
-    '--input': 'read',
-    '-o': 'write',
-    '--output': 'write',
-    '-r': 'write',
-    '--reject-file': 'write',
-  });
-  const dir = values(p, '-d', '--directory')[0];
-  if (dir) cx.chdir(dir);
-  const [original, patchFile] = p.operands;
-  if (patchFile) cx.read(patchFile);
-  if (original) cx.write(original);
-  else if (!has(p, '--dry-run')) cx.uncertain('patch writes the files named inside the patch');
-};
-
-/** gzip and friends compress in place (the original is replaced) unless writing to stdout. */
-function compressor(short: string, suffix: string, decompress: boolean): CommandHandler {
+/**
+ * gzip and friends compress in place: the original is read and removed, `F.gz` written beside it (`F` from
+ * `F.gz` when unpacking) — unless writing to stdout, listing or testing. `-S SUF` names the sibling.
+ */
+function compressor(spec: ArgSpec | undefined, suffix: string, decompress: boolean): CommandHandler {
   return (cx) => {
-    const p = parseArgs(cx.args, {
-      short,
-      long: ['suffix', 'format', 'threads', 'memlimit', 'block-size'],
-      flags: ['stdout', 'to-stdout', 'list', 'test', 'keep', 'decompress', 'uncompress'],
-    });
+    const p = parseArgs(cx.args, spec ?? {});
+    unknownOptions(cx, p);
+    if (has(p, '--files', '--files0'))
+      cx.uncertain(`${cx.name} --files reads the names of files from a list`);
     const toStdout = has(p, '-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test');
     const recursive = has(p, '-r', '--recursive');
     const unpack = decompress || has(p, '-d', '--decompress', '--uncompress');
+    const custom = values(p, '-S', '--suffix')[0];
+    if (custom && (custom.uncertain !== undefined || custom.value.includes('/')))
+      cx.uncertain(`${cx.name} -S ${custom.raw} may name a file in another directory`);
+    const suf = custom?.value ?? suffix;
     for (const f of p.operands) {
       emitRole(cx, f, toStdout ? 'read' : 'write', recursive ? { scope: 'subtree' } : {});
       if (toStdout || recursive || f.uncertain !== undefined) continue;
-      // The file written beside it: `a` → `a.gz`, or `a.gz` → `a`.
-      const sibling = unpack ? f.value.replace(/\.[A-Za-z0-9]+$/, '') : `${f.value}${suffix}`;
+      const sibling = unpack
+        ? custom && f.value.endsWith(suf)
+          ? f.value.slice(0, -suf.length)
+          : f.value.replace(/\.[A-Za-z0-9]+$/, '')
+        : `${f.value}${suf}`;
       if (sibling !== f.value && sibling !== '')
         cx.write({ ...f, value: sibling, glob: f.glob }, { tag: 'output' });
     }
@@ -227,15 +199,16 @@ export const writers: Record<string, CommandHandler> = {
   split,
   csplit,
   patch,
-  gzip: compressor('bS', '.gz', false),
-  gunzip: compressor('S', '', true),
-  bzip2: compressor('', '.bz2', false),
-  bunzip2: compressor('', '', true),
-  xz: compressor('CFT', '.xz', false),
-  unxz: compressor('T', '', true),
-  lz4: compressor('', '.lz4', false),
-  compress: compressor('b', '.Z', false),
-  uncompress: compressor('', '', true),
+  gzip: compressor(A.GZIP, '.gz', false),
+  gunzip: compressor(A.GUNZIP, '', true),
+  bzip2: compressor(A.BZIP2, '.bz2', false),
+  bunzip2: compressor(A.BZIP2, '', true),
+  xz: compressor(A.XZ, '.xz', false),
+  unxz: compressor(A.XZ, '', true),
+  // Not complete tables (lz4's own parser, ncompress not installed here): unknown options are skipped.
+  lz4: compressor(undefined, '.lz4', false),
+  compress: compressor({ short: 'b' }, '.Z', false),
+  uncompress: compressor(undefined, '', true),
 };
 /** zstd keeps the original by default and writes `F.zst` (or `F` from `F.zst` with `-d`, or `-o FILE`). */
 function zstd(decompress: boolean): CommandHandler {
