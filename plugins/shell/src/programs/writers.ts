@@ -7,7 +7,7 @@ import { emitOptions, emitRole, literal, simple, unknownOptions } from './spec.j
 import * as W from './writerOptions.js';
 
 /** A mode chmod's getopt reads as options (`chmod -w f`, `chmod -R -x,g+w d`): letters of a symbolic mode. */
-const MODE_OPTION = /^-[rwxXstugoa0-7=+,-]*[rwxXst0-7]/;
+const MODE_OPTION = /^-[rwxXstugoa0-7=+,-]+$/;
 
 /**
  * chmod: the first operand is the mode unless `--reference=FILE` gives it or it was written as an option
