@@ -80,7 +80,7 @@ export function destWrites(
 /**
  * `-b`/`--backup[=CONTROL]`/`-S SUFFIX`: the replaced file is renamed to `NAME~` (or `NAME` + suffix), or to
  * `NAME.~N~` when numbered (the default control `existing` numbers when numbered backups already exist, and
- * `VERSION_CONTROL` may say so): judged as the suffixed name and the numbered ones beside it.
+ * `VERSION_CONTROL` may say so): judged as the suffixed name and a numbered one beside it.
  */
 function backups(cx: CommandContext, p: ParsedArgs, targets: readonly Field[]): void {
   if (!has(p, '-b', '--backup', '-S', '--suffix')) return;
@@ -92,10 +92,9 @@ function backups(cx: CommandContext, p: ParsedArgs, targets: readonly Field[]): 
   for (const t of targets) {
     if (t.uncertain !== undefined) continue;
     cx.write({ ...t, value: `${t.value}${suffix?.value ?? '~'}` }, { followFinal: false, tag: 'backup' });
-    cx.write(
-      { ...t, value: `${t.value}.~*~`, glob: t.value.length + 2 },
-      { followFinal: false, tag: 'backup' },
-    );
+    // Numbered backups differ only in N: `NAME.~1~` stands for them (a glob here would be judged as the whole
+    // directory's subtree, a false deny for every `cp -b` beside a denied file).
+    cx.write({ ...t, value: `${t.value}.~1~` }, { followFinal: false, tag: 'backup' });
   }
 }
 
