@@ -60,7 +60,8 @@ function namesFrom(cx: CommandContext, list: Field, p: ParsedArgs): Field[] | st
  */
 export const tar: CommandHandler = (cx) => {
   const p = parseArgs(expandOldStyle(cx.args), TAR);
-  emitOptions(cx, p, {
+  // `--files-from` is read here, at check time (emitOptions would call it unknown).
+  emitOptions(cx, { ...p, opts: p.opts.filter((o) => o.name !== '--files-from') }, {
     '-X': 'read',
     '--exclude-from': 'read',
     '--index-file': 'write',
