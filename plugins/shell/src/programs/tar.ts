@@ -61,14 +61,18 @@ function namesFrom(cx: CommandContext, list: Field, p: ParsedArgs): Field[] | st
 export const tar: CommandHandler = (cx) => {
   const p = parseArgs(expandOldStyle(cx.args), TAR);
   // `--files-from` is read here, at check time (emitOptions would call it unknown).
-  emitOptions(cx, { ...p, opts: p.opts.filter((o) => o.name !== '--files-from') }, {
-    '-X': 'read',
-    '--exclude-from': 'read',
-    '--index-file': 'write',
-    '--listed-incremental': 'write',
-    '-g': 'write',
-    '--volno-file': 'write',
-  });
+  emitOptions(
+    cx,
+    { ...p, opts: p.opts.filter((o) => o.name !== '--files-from') },
+    {
+      '-X': 'read',
+      '--exclude-from': 'read',
+      '--index-file': 'write',
+      '--listed-incremental': 'write',
+      '-g': 'write',
+      '--volno-file': 'write',
+    },
+  );
   for (const o of p.opts) {
     if (RUNS.has(o.name) || (o.name === '--checkpoint-action' && /exec/i.test(o.value?.value ?? 'exec')))
       cx.uncertain(`tar ${o.name} runs a program we do not analyse`);

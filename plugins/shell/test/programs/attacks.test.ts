@@ -13,7 +13,9 @@ const run = (cmd: string) => extractAccesses(cmd, ctx);
 function covers(a: Access, op: string, path: string): boolean {
   if (a.realPath === null) return false;
   const opOk = a.op === op || (op === 'read' && a.op === 'write') || (op === 'list' && a.op !== 'write');
-  const inside = a.realPath === path || (a.scope === 'subtree' && path.startsWith(a.realPath === '/' ? '/' : `${a.realPath}/`));
+  const inside =
+    a.realPath === path ||
+    (a.scope === 'subtree' && path.startsWith(a.realPath === '/' ? '/' : `${a.realPath}/`));
   return opOk && inside;
 }
 

@@ -28,7 +28,8 @@ describe('sha256sum -c judges the files its list names', () => {
   it('reads every listed file, relative to the cwd, as the program does', () => {
     const r = t.run('sha256sum -c SUMS');
     expect(r.uncertain).toBe(false);
-    for (const f of ['SUMS', 'src/a.txt', 'src/sub/b.txt']) expect(on(r.accesses, 'read', join(t.ws, f))).toHaveLength(1);
+    for (const f of ['SUMS', 'src/a.txt', 'src/sub/b.txt'])
+      expect(on(r.accesses, 'read', join(t.ws, f))).toHaveLength(1);
     // `--tag` lines name a link: reading it reads the canary it points to.
     expect(on(r.accesses, 'read', join(t.outside, 'canary'))).toHaveLength(1);
   });
@@ -90,7 +91,9 @@ describe('patch writes the files the diff names', () => {
 
   it('without -p GNU patch uses the base name; -d DIR is where names are resolved', () => {
     expect(on(t.run('patch -i fix.diff').accesses, 'write', join(t.ws, 'x.ts'))).toHaveLength(1);
-    expect(on(t.run('patch -d pkg -p3 -i fix.diff').accesses, 'write', join(t.ws, 'pkg/x.ts'))).toHaveLength(1);
+    expect(on(t.run('patch -d pkg -p3 -i fix.diff').accesses, 'write', join(t.ws, 'pkg/x.ts'))).toHaveLength(
+      1,
+    );
   });
 
   it('git renames write both names', () => {
@@ -100,7 +103,9 @@ describe('patch writes the files the diff names', () => {
   });
 
   it('a diff whose names climb out of the workspace is judged there', () => {
-    expect(on(t.run('patch -p1 -i escape.diff').accesses, 'write', join(t.outside, 'canary'))).toHaveLength(1);
+    expect(on(t.run('patch -p1 -i escape.diff').accesses, 'write', join(t.outside, 'canary'))).toHaveLength(
+      1,
+    );
   });
 
   it('--dry-run only reads; -o writes the output instead', () => {

@@ -25,7 +25,14 @@ export function scratchTree(): ScratchTree {
   symlinkSync('../../outside', join(ws, 'src', 'link'));
   symlinkSync('../../outside/canary', join(ws, 'src', 'flink'));
   symlinkSync('src', join(ws, 'srclink'));
-  const ctx: CallContext = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env: {} };
+  const ctx: CallContext = {
+    sessionId: 's',
+    agentId: 'a',
+    cwd: ws,
+    workspace: ws,
+    home: join(root, 'home'),
+    env: {},
+  };
   return { root, ws, outside, ctx, run: (cmd) => extractAccesses(cmd, ctx) };
 }
 
