@@ -2,6 +2,7 @@ import type { CommandHandler } from '../effects/extractTypes.js';
 import * as A from './archiveOptions.js';
 import { has, parseArgs } from './argv.js';
 import { fileCommand } from './fileCommand.js';
+import { jq } from './jq.js';
 import { FILE } from './listingOptions.js';
 import { simple } from './spec.js';
 import * as T from './textOptions.js';
@@ -141,13 +142,7 @@ export const readers: Record<string, CommandHandler> = {
     subtree: true,
     defaultOperand: '.',
   }),
-  jq: simple({
-    short: 'fL',
-    long: ['arg', 'argjson', 'slurpfile', 'rawfile', 'indent', 'from-file', 'args', 'jsonargs', 'tab'],
-    skip: 1,
-    skipUnless: ['-f', '--from-file'],
-    pathOpts: { '-f': 'read', '--from-file': 'read', '-L': 'read' },
-  }),
+  jq,
   base64: fileCommand(T.BASE64),
   base32: fileCommand(T.BASE32),
   zcat: fileCommand(A.GUNZIP),

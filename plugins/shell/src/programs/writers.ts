@@ -4,6 +4,7 @@ import { type ArgSpec, has, parseArgs, values } from './argv.js';
 import { fileCommand } from './fileCommand.js';
 import { patch } from './patch.js';
 import { emitOptions, emitRole, literal, simple, unknownOptions } from './spec.js';
+import * as T from './textOptions.js';
 import * as W from './writerOptions.js';
 
 /** A mode chmod's getopt reads as options (`chmod -w f`, `chmod -R -x,g+w d`): letters of a symbolic mode. */
@@ -130,6 +131,14 @@ function compressor(spec: ArgSpec | undefined, suffix: string, decompress: boole
   };
 }
 
+/** mknod NAME TYPE [MAJOR MINOR]: only NAME is a path. */
+const mknod: CommandHandler = (cx) => {
+  const p = parseArgs(cx.args, W.MKNOD);
+  unknownOptions(cx, p);
+  const [name] = p.operands;
+  if (name) cx.write(name);
+};
+
 export const writers: Record<string, CommandHandler> = {
   rm: fileCommand({ ...W.RM, operands: 'delete', recursive: ['-r', '-R', '--recursive'] }),
   rmdir: fileCommand({ ...W.RMDIR, operands: 'delete' }),
@@ -137,7 +146,7 @@ export const writers: Record<string, CommandHandler> = {
   shred: fileCommand({ ...W.SHRED, operands: 'write', pathOpts: { '--random-source': 'read' } }),
   mkdir: fileCommand({ ...W.MKDIR, operands: 'write' }),
   mkfifo: fileCommand({ ...W.MKFIFO, operands: 'write' }),
-  mknod: fileCommand({ ...W.MKNOD, operands: 'write', skip: 0 }),
+  mknod,
   touch: fileCommand({
     ...W.TOUCH,
     operands: 'write',
@@ -191,11 +200,7 @@ export const writers: Record<string, CommandHandler> = {
     if (input) cx.read(input);
     if (output) cx.write(output);
   },
-  iconv: simple({
-    short: 'fto',
-    long: ['from-code', 'to-code', 'output'],
-    pathOpts: { '-o': 'write', '--output': 'write' },
-  }),
+  iconv: fileCommand({ ...T.ICONV, pathOpts: { '-o': 'write', '--output': 'write' } }),
   split,
   csplit,
   patch,

@@ -128,3 +128,27 @@ describe('their everyday twins stay certain and in place', () => {
     });
   }
 });
+
+describe('jq reads the files of its two-word options', () => {
+  it.each([
+    ["jq --rawfile a /etc/shadow -n '$a'", '/etc/shadow'],
+    ["jq --slurpfile a /etc/shadow -n '$a'", '/etc/shadow'],
+    ["jq --argfile a /etc/shadow -n '$a'", '/etc/shadow'],
+    ['jq -f /etc/shadow data.json', '/etc/shadow'],
+    ["jq --arg a b '.x' /etc/shadow", '/etc/shadow'],
+  ])('%s', (cmd, path) => {
+    expect(run(cmd).accesses.some((a) => covers(a, 'read', path))).toBe(true);
+  });
+
+  it('a filter importing a module is uncertain; --args values and plain filters are certain', () => {
+    expect(run('jq -L /tmp \'import "m" as m; m::f\' x.json').uncertain).toBe(true);
+    const r = run("jq -n --args '$ARGS' /etc/shadow");
+    expect(r.uncertain).toBe(false);
+    expect(r.accesses).toEqual([]);
+    expect(run("jq -r '.name' package.json").accesses.map((a) => a.path)).toEqual(['/ws/project/package.json']);
+  });
+
+  it('mknod writes only its NAME', () => {
+    expect(run('mknod /tmp/p p').accesses.map((a) => a.path)).toEqual(['/tmp/p']);
+  });
+});
