@@ -1,7 +1,7 @@
-import type { Op } from '@toolgate/core';
+import type { Op, SubtreeFilter } from '@toolgate/core';
 import type { CommandContext, CommandHandler, EmitOptions } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs } from './argv.js';
+import { type ArgSpec, has, type ParsedArgs, parseArgs } from './argv.js';
 import { emitOptions, literal, type Role } from './spec.js';
 
 /** What a file program does to its operands: the roles of `spec.ts`, plus `list` (names and metadata). */
@@ -35,6 +35,8 @@ export interface FileSpec extends ArgSpec {
   followFinalWith?: readonly string[];
   /** Options that turn operand reads into writes. */
   writeWith?: readonly string[];
+  /** Entries a recursive walk skips, from the options (`grep -r --include=*.py`). */
+  filterFrom?: (opts: ParsedArgs['opts']) => SubtreeFilter | undefined;
 }
 
 /** Emits one field in a role (`delete` is a write on the link itself). */
@@ -73,6 +75,7 @@ export function fileCommand(spec: FileSpec): CommandHandler {
     const followLinks = recursive && spec.followWith !== undefined && has(p, ...spec.followWith);
     const followFinal =
       spec.followFinal !== false || (spec.followFinalWith !== undefined && has(p, ...spec.followFinalWith));
+    const filter = recursive ? spec.filterFrom?.(p.opts) : undefined;
     for (const f of operands) {
       emitFile(
         cx,
@@ -83,6 +86,7 @@ export function fileCommand(spec: FileSpec): CommandHandler {
               scope: 'subtree',
               ...(followLinks ? { followLinks: true } : {}),
               ...(followFinal ? {} : { followFinal }),
+              ...(filter ? { filter } : {}),
             }
           : followFinal
             ? {}

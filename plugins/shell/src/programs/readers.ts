@@ -2,6 +2,7 @@ import type { CommandHandler } from '../effects/extractTypes.js';
 import * as A from './archiveOptions.js';
 import { has, parseArgs } from './argv.js';
 import { fileCommand } from './fileCommand.js';
+import { grepFilter } from './grepFilter.js';
 import { jq } from './jq.js';
 import { FILE } from './listingOptions.js';
 import { simple } from './spec.js';
@@ -125,6 +126,8 @@ export const readers: Record<string, CommandHandler> = {
     defaultOnlyRecursive: true,
     // -r follows symlinks named on the command line only, -R every symlink it meets (grep(1)).
     followWith: ['-R', '--dereference-recursive'],
+    // --include/--exclude/--exclude-dir: the walk skips what grep skips (a denied file it never opens is not read).
+    filterFrom: grepFilter,
     pathOpts: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
   }),
   rg,

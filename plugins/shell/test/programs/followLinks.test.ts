@@ -90,3 +90,22 @@ describe('subtree walks follow symlinks exactly where the program does', () => {
     expect(on(t.run('file -L src/flink').accesses, 'read', canary)).toHaveLength(1);
   });
 });
+
+describe('grep -r --include/--exclude/--exclude-dir: the walk skips what grep skips', () => {
+  // Checked against grep 3.8 in a tree with .env, src/a.py, src/b.js and node_modules/x/c.py.
+  it('a filter that matches what grep reads, by base name', () => {
+    const filter = walk("grep -r --include='*.py' --exclude-dir=node_modules --exclude='.e*' KEY src", 'read').filter!;
+    expect(filter.skips('a.py', false)).toBe(false);
+    expect(filter.skips('sub/deep/c.py', false)).toBe(false);
+    expect(filter.skips('b.js', false)).toBe(true);
+    expect(filter.skips('.env.py', false)).toBe(true);
+    expect(filter.skips('node_modules', true)).toBe(true);
+    expect(filter.skips('lib/node_modules', true)).toBe(true);
+    expect(filter.skips('lib', true)).toBe(false);
+  });
+
+  it('no filter without those options, and none on a plain read', () => {
+    expect(walk('grep -r KEY src', 'read').filter).toBeUndefined();
+    expect(t.run('grep --include=*.py KEY src/a.txt').accesses[0]!.filter).toBeUndefined();
+  });
+});
