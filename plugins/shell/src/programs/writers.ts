@@ -215,23 +215,40 @@ export const writers: Record<string, CommandHandler> = {
   compress: compressor({ short: 'b' }, '.Z', false),
   uncompress: compressor(undefined, '', true),
 };
-/** zstd keeps the original by default and writes `F.zst` (or `F` from `F.zst` with `-d`, or `-o FILE`). */
+/**
+ * zstd keeps the original by default (`--rm` removes it) and writes `F.zst` (`F` from `F.zst` with `-d`), or
+ * `-o FILE`, or into `--output-dir-*`; `-c`, `-l`, `-t` only read. `--train` reads its operands and writes the
+ * dictionary (`-o`, default `dictionary`). `--filelist LIST` names files we do not read here: uncertain.
+ */
 function zstd(decompress: boolean): CommandHandler {
   return (cx) => {
-    const p = parseArgs(cx.args, { short: 'oD', long: ['output-dir-flat', 'output-dir-mirror'] });
+    const p = parseArgs(cx.args, A.ZSTD);
     emitOptions(cx, p, {
       '-o': 'write',
       '-D': 'read',
       '--output-dir-flat': 'write',
       '--output-dir-mirror': 'write',
+      '--trace': 'write',
+      '--patch-from': 'read',
     });
-    const toStdout = has(p, '-c', '--stdout', '-l', '--list', '-t', '--test', '-o');
-    const unpack = decompress || has(p, '-d', '--decompress');
-    for (const f of p.operands) emitRole(cx, f, toStdout ? 'read' : 'write');
-    if (toStdout) return;
+    if (has(p, '--filelist')) cx.uncertain('zstd --filelist names the files to process in a list', 'write');
+    const dirs = values(p, '--output-dir-flat', '--output-dir-mirror');
+    for (const d of dirs) cx.write(d, { scope: 'subtree', tag: 'output-dir' });
+    if (has(p, '--train')) {
+      for (const f of p.operands) cx.read(f, { scope: 'subtree' });
+      if (!has(p, '-o')) cx.write(literal('dictionary'), { tag: 'dictionary' });
+      return;
+    }
+    const toStdout = has(p, '-c', '--stdout', '-l', '--list', '-t', '--test');
+    const remove = has(p, '--rm');
+    const recursive = has(p, '-r');
+    const unpack = decompress || has(p, '-d', '--decompress', '--uncompress');
     for (const f of p.operands) {
-      if (f.uncertain !== undefined) continue;
-      cx.write({ ...f, value: unpack ? f.value.replace(/\.zst$/, '') : `${f.value}.zst` }, { tag: 'output' });
+      emitRole(cx, f, remove && !toStdout ? 'delete' : 'read', recursive ? { scope: 'subtree' } : {});
+      if (toStdout || has(p, '-o') || dirs.length > 0 || f.uncertain !== undefined) continue;
+      const out = unpack ? f.value.replace(/\.zst$/, '') : `${f.value}.zst`;
+      if (recursive) cx.write(f, { scope: 'subtree', tag: 'output' });
+      else if (out !== f.value) cx.write({ ...f, value: out }, { tag: 'output' });
     }
   };
 }
