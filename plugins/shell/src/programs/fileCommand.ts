@@ -95,3 +95,8 @@ export function fileCommand(spec: FileSpec): CommandHandler {
     }
   };
 }
+
+/** The same command seen with other arguments (a handler that removed words it has dealt with itself). */
+export function withArgs(cx: CommandContext, args: readonly Field[]): CommandContext {
+  return Object.create(cx, { args: { value: args } }) as CommandContext;
+}

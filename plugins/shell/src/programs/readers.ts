@@ -1,7 +1,7 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
 import * as A from './archiveOptions.js';
 import { has, parseArgs } from './argv.js';
-import { fileCommand } from './fileCommand.js';
+import { fileCommand, withArgs } from './fileCommand.js';
 import { grepFilter } from './grepFilter.js';
 import { jq } from './jq.js';
 import { FILE } from './listingOptions.js';
@@ -82,17 +82,44 @@ const rg: CommandHandler = (cx) => {
   if (cx.args.some((f) => /^--pre(=|$)/.test(f.value))) cx.uncertain('rg --pre runs a program on every file');
 };
 
+const lessFiles = fileCommand({
+  ...T.LESS,
+  pathOpts: {
+    '-o': 'write',
+    '-O': 'write',
+    '--log-file': 'write',
+    '--LOG-FILE': 'write',
+    '-k': 'read',
+    '--lesskey-file': 'read',
+    '-T': 'read',
+    '--tag-file': 'read',
+  },
+});
+/**
+ * less: `+CMD` operands are commands run on each file; the harmless ones (go to a line, the end, a pattern,
+ * follow) are allowed, anything else (`+!cmd`, `+s file`, `+:e file`, `+v`) is uncertain.
+ */
+const less: CommandHandler = (cx) => {
+  const cmds = cx.args.filter((f) => f.value.startsWith('+'));
+  for (const c of cmds) {
+    if (c.uncertain !== undefined || !/^\+(\d*[GgF]?|\d+|\/[^!|]*)$/.test(c.value))
+      cx.uncertain(`less ${c.raw} runs a less command on each file`, 'write', c.raw);
+  }
+  lessFiles(
+    withArgs(
+      cx,
+      cx.args.filter((f) => !f.value.startsWith('+')),
+    ),
+  );
+};
+
 export const readers: Record<string, CommandHandler> = {
   cat: fileCommand(T.CAT),
   tac: fileCommand(T.TAC),
   nl: fileCommand(T.NL),
   head: fileCommand(T.HEAD),
   tail: fileCommand(T.TAIL),
-  less: simple({
-    short: 'bhjkoOpPtTxyz#',
-    long: ['log-file', 'LOG-FILE', 'tag', 'tag-file', 'pattern', 'prompt'],
-    pathOpts: { '-o': 'write', '-O': 'write', '--log-file': 'write', '--LOG-FILE': 'write', '-T': 'read' },
-  }),
+  less,
   more: fileCommand(T.MORE),
   wc: fileCommand({ ...T.WC, pathOpts: { '--files0-from': 'read' } }),
   file: file,
