@@ -178,7 +178,8 @@ export const readers: Record<string, CommandHandler> = {
   zcat: fileCommand(A.GUNZIP),
   bzcat: fileCommand(A.BZIP2),
   xzcat: fileCommand(A.XZ),
-  zless: simple({}),
+  // zless runs less on the uncompressed text: less's options and `+CMD`s.
+  zless: less,
   // zgrep passes its options to grep.
   zgrep: fileCommand({
     ...T.GREP,

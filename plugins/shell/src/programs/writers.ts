@@ -6,6 +6,7 @@ import { patch } from './patch.js';
 import { emitOptions, emitRole, literal, simple, unknownOptions } from './spec.js';
 import * as T from './textOptions.js';
 import * as W from './writerOptions.js';
+import { xxd } from './xxd.js';
 
 /** A mode chmod's getopt reads as options (`chmod -w f`, `chmod -R -x,g+w d`): letters of a symbolic mode. */
 const MODE_OPTION = /^-[rwxXstugoa0-7=+,-]+$/;
@@ -194,12 +195,7 @@ export const writers: Record<string, CommandHandler> = {
     if (input) cx.read(input);
     if (output) cx.write(output);
   },
-  xxd: (cx) => {
-    const p = parseArgs(cx.args, { short: 'cgloRsn', long: [] });
-    const [input, output] = p.operands;
-    if (input) cx.read(input);
-    if (output) cx.write(output);
-  },
+  xxd,
   iconv: fileCommand({ ...T.ICONV, pathOpts: { '-o': 'write', '--output': 'write' } }),
   split,
   csplit,
