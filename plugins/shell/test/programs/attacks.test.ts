@@ -145,7 +145,9 @@ describe('jq reads the files of its two-word options', () => {
     const r = run("jq -n --args '$ARGS' /etc/shadow");
     expect(r.uncertain).toBe(false);
     expect(r.accesses).toEqual([]);
-    expect(run("jq -r '.name' package.json").accesses.map((a) => a.path)).toEqual(['/ws/project/package.json']);
+    expect(run("jq -r '.name' package.json").accesses.map((a) => a.path)).toEqual([
+      '/ws/project/package.json',
+    ]);
   });
 
   it('mknod writes only its NAME', () => {

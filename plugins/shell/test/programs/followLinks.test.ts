@@ -94,7 +94,8 @@ describe('subtree walks follow symlinks exactly where the program does', () => {
 describe('grep -r --include/--exclude/--exclude-dir: the walk skips what grep skips', () => {
   // Checked against grep 3.8 in a tree with .env, src/a.py, src/b.js and node_modules/x/c.py.
   it('a filter that matches what grep reads, by base name', () => {
-    const filter = walk("grep -r --include='*.py' --exclude-dir=node_modules --exclude='.e*' KEY src", 'read').filter!;
+    const filter = walk("grep -r --include='*.py' --exclude-dir=node_modules --exclude='.e*' KEY src", 'read')
+      .filter!;
     expect(filter.skips('a.py', false)).toBe(false);
     expect(filter.skips('sub/deep/c.py', false)).toBe(false);
     expect(filter.skips('b.js', false)).toBe(true);
