@@ -1,7 +1,9 @@
+import { statSync } from 'node:fs';
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from './argv.js';
-import { emitOptions, followsLinks, literal } from './spec.js';
+import { CP, INSTALL, LN, MV, SCP } from './copyMoveOptions.js';
+import { emitOptions, literal, unknownOptions } from './spec.js';
 
 const TARGET = ['-t', '--target-directory'];
 
@@ -13,75 +15,137 @@ function split(p: ParsedArgs): { sources: Field[]; dest: Field | undefined } {
   return { sources: p.operands.slice(0, -1), dest: p.operands[p.operands.length - 1] };
 }
 
-const CP: ArgSpec = {
-  short: 'tS',
-  long: [
-    'target-directory',
-    'suffix',
-    'backup',
-    'preserve',
-    'no-preserve',
-    'reflink',
-    'sparse',
-    'context',
-    'update',
-  ],
-  flags: [
-    'recursive',
-    'no-target-directory',
-    'archive',
-    'force',
-    'interactive',
-    'link',
-    'symbolic-link',
-    'parents',
-    'dereference',
-    'no-dereference',
-    'remove-destination',
-    'strip-trailing-slashes',
-    'one-file-system',
-    'verbose',
-    'attributes-only',
-    'copy-contents',
-    'no-clobber',
-  ],
-};
+/** Where cp/mv/install/ln put a source: into DEST (a directory), or as DEST itself. */
+type DestKind = 'dir' | 'file' | 'new';
 
+function destKind(cx: CommandContext, p: ParsedArgs, dest: Field, sources: number): DestKind {
+  if (has(p, '-T', '--no-target-directory')) return 'file';
+  if (values(p, ...TARGET).length > 0 || sources > 1 || dest.value.endsWith('/')) return 'dir';
+  if (dest.uncertain !== undefined || dest.glob >= 0) return 'new';
+  const real = cx.resolveDir(dest);
+  if (real === null) return 'new';
+  try {
+    return statSync(real).isDirectory() ? 'dir' : 'file';
+  } catch {
+    // Not there yet: it may become a file or (made earlier on this line) a directory — a subtree covers both.
+    return 'new';
+  }
+}
+
+function basename(value: string): string {
+  const v = value.replace(/\/+$/, '');
+  return v.slice(v.lastIndexOf('/') + 1);
+}
+
+/**
+ * The writes at the destination: `DEST/NAME` for each source when DEST is a directory (so `cp a /tmp/`
+ * is judged where the copy lands, not as a write of all of /tmp), else DEST itself.
+ */
+export function destWrites(
+  cx: CommandContext,
+  p: ParsedArgs,
+  sources: readonly Field[],
+  dest: Field,
+  recursive: boolean,
+): Field[] {
+  const kind = destKind(cx, p, dest, sources.length);
+  const scope = recursive ? ('subtree' as const) : ('path' as const);
+  const out: Field[] = [];
+  if (kind === 'dir' && !has(p, '--parents')) {
+    for (const s of sources) {
+      const name = s.uncertain === undefined ? basename(s.value) : '';
+      if (name === '' || name === '.' || name === '..' || s.under) {
+        cx.write(dest, { scope: 'subtree' });
+        out.push(dest);
+        continue;
+      }
+      const base = dest.value.endsWith('/') ? dest.value : `${dest.value}/`;
+      const sGlob = s.glob >= 0 ? s.glob - (s.value.length - name.length) : -1;
+      const target: Field = {
+        ...dest,
+        value: `${base}${name}`,
+        glob: dest.glob >= 0 ? dest.glob : sGlob >= 0 ? base.length + sGlob : -1,
+      };
+      cx.write(target, { scope });
+      out.push(target);
+    }
+  } else {
+    cx.write(dest, { scope: kind === 'file' ? scope : 'subtree' });
+    out.push(dest);
+  }
+  backups(cx, p, out);
+  return out;
+}
+
+/**
+ * `-b`/`--backup[=CONTROL]`/`-S SUFFIX`: the replaced file is renamed to `NAME~` (or `NAME` + suffix), or to
+ * `NAME.~N~` when numbered (the default control `existing` numbers when numbered backups already exist, and
+ * `VERSION_CONTROL` may say so): judged as the suffixed name and a numbered one beside it.
+ */
+function backups(cx: CommandContext, p: ParsedArgs, targets: readonly Field[]): void {
+  if (!has(p, '-b', '--backup', '-S', '--suffix')) return;
+  const suffix = values(p, '-S', '--suffix')[0];
+  if (suffix && (suffix.uncertain !== undefined || suffix.value.includes('/'))) {
+    cx.uncertain(`${cx.name} --suffix ${suffix.raw} may put the backup in another directory`);
+    return;
+  }
+  for (const t of targets) {
+    if (t.uncertain !== undefined) continue;
+    cx.write({ ...t, value: `${t.value}${suffix?.value ?? '~'}` }, { followFinal: false, tag: 'backup' });
+    // Numbered backups differ only in N: `NAME.~1~` stands for them (a glob here would be judged as the whole
+    // directory's subtree, a false deny for every `cp -b` beside a denied file).
+    cx.write({ ...t, value: `${t.value}.~1~` }, { followFinal: false, tag: 'backup' });
+  }
+}
+
+/**
+ * cp: sources are read, the copies written. `-r` copies a symlink it meets as a link (also one named on the
+ * command line, unless `-H`); `-L` follows every one; without `-r` the source is followed unless `-P`/`-d`.
+ */
 const cp: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, CP);
   emitOptions(cx, p, {});
   const recursive = has(p, '-r', '-R', '-a', '--recursive', '--archive');
+  const last = [...p.opts]
+    .reverse()
+    .find((o) =>
+      ['-L', '-H', '-P', '-d', '-a', '--dereference', '--no-dereference', '--archive'].includes(o.name),
+    )?.name;
+  const followAll = last === '-L' || last === '--dereference';
+  const followArgs = followAll || last === '-H' || (!recursive && last === undefined);
   const scope = recursive ? ('subtree' as const) : ('path' as const);
   const { sources, dest } = split(p);
-  for (const s of sources) cx.read(s, { scope });
-  if (dest) cx.write(dest, { scope });
+  for (const s of sources) {
+    cx.read(s, {
+      scope,
+      ...(followArgs ? {} : { followFinal: false }),
+      ...(recursive && followAll ? { followLinks: true } : {}),
+    });
+  }
+  if (dest) destWrites(cx, p, sources, dest, recursive);
   else if (sources.length > 0) cx.uncertain('cp without a destination', 'write');
-  if (recursive && has(p, '-L', '--dereference')) followsLinks(cx, 'read');
 };
 
 const mv: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { ...CP, short: 'tS' });
+  const p = parseArgs(cx.args, MV);
   emitOptions(cx, p, {});
   const { sources, dest } = split(p);
   // Moving removes the source name (the link itself, not its target) and everything beneath it.
   for (const s of sources) cx.write(s, { scope: 'subtree', followFinal: false });
-  if (dest) cx.write(dest, { scope: 'subtree' });
+  if (dest) destWrites(cx, p, sources, dest, true);
 };
 
 const install: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, {
-    short: 'tSgmoZ',
-    long: ['target-directory', 'suffix', 'group', 'mode', 'owner', 'context', 'backup', 'strip-program'],
-    flags: ['directory', 'no-target-directory'],
-  });
+  const p = parseArgs(cx.args, INSTALL);
   emitOptions(cx, p, {});
+  if (has(p, '--strip-program')) cx.uncertain('install --strip-program runs a program we do not analyse');
   if (has(p, '-d', '--directory')) {
     for (const f of p.operands) cx.write(f);
     return;
   }
   const { sources, dest } = split(p);
   for (const s of sources) cx.read(s);
-  if (dest) cx.write(dest, { scope: 'subtree' });
+  if (dest) destWrites(cx, p, sources, dest, false);
 };
 
 function dirOf(value: string): string {
@@ -95,21 +159,8 @@ function dirOf(value: string): string {
  * read; a hard link's target can be written through the new name, so it is a write.
  */
 const ln: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, {
-    short: 'tS',
-    long: ['target-directory', 'suffix', 'backup'],
-    flags: [
-      'symbolic',
-      'force',
-      'no-dereference',
-      'no-target-directory',
-      'relative',
-      'logical',
-      'physical',
-      'interactive',
-      'verbose',
-    ],
-  });
+  const p = parseArgs(cx.args, LN);
+  unknownOptions(cx, p);
   const symbolic = has(p, '-s', '--symbolic');
   if (p.operands.length === 0) return;
   const targetDir = values(p, ...TARGET)[0];
@@ -156,6 +207,7 @@ const ln: CommandHandler = (cx) => {
     }
   });
   for (const l of links) cx.write(l, { followFinal: false, tag: 'link' });
+  backups(cx, p, links);
   // Later commands of this line that go through the new link reach its target.
   for (const [link, target] of planned) cx.plannedLink(link, target);
 };
@@ -197,14 +249,29 @@ function remoteCopy(
     const recursive = has(p, ...recursiveFlags);
     const scope = recursive ? ('subtree' as const) : ('path' as const);
     const removeSources = has(p, '--remove-source-files');
-    if (recursive && has(p, '-L', '--copy-links', '--copy-unsafe-links')) followsLinks(cx, 'read');
+    // rsync(1): -L/--copy-links follows every symlink, -k/--copy-dirlinks those to directories,
+    // --copy-unsafe-links those that lead out of the tree; scp -r follows every symlink it meets.
+    const followLinks =
+      recursive &&
+      (cx.name === 'scp' || has(p, '-L', '--copy-links', '-k', '--copy-dirlinks', '--copy-unsafe-links'));
+    for (const o of p.opts) {
+      // `-o ProxyCommand=…`, `-o LocalCommand=…`: ssh options that run programs or read key files.
+      if (
+        cx.name === 'scp' &&
+        o.name === '-o' &&
+        !/^(Port|User|BatchMode|ConnectTimeout|Compression|StrictHostKeyChecking|LogLevel|ServerAliveInterval|ServerAliveCountMax)[= ]/i.test(
+          o.value?.value ?? '',
+        )
+      )
+        cx.uncertain(`${cx.name} -o ${o.value?.raw ?? ''} is an ssh option we do not analyse`);
+    }
     const ops = p.operands;
     const dest = ops.length >= 2 ? ops[ops.length - 1] : undefined;
     const sources = dest ? ops.slice(0, -1) : ops;
     for (const s of sources) {
       if (isRemote(s)) continue;
       if (removeSources) cx.write(s, { scope });
-      else cx.read(s, { scope });
+      else cx.read(s, { scope, ...(followLinks ? { followLinks } : {}) });
     }
     if (dest && !isRemote(dest)) cx.write(dest, { scope });
   };
@@ -262,7 +329,16 @@ const rsync = remoteCopy(
       'stop-at',
       'mkpath',
     ],
-    flags: ['recursive', 'archive', 'remove-source-files', 'delete', 'dry-run'],
+    flags: [
+      'recursive',
+      'archive',
+      'remove-source-files',
+      'delete',
+      'dry-run',
+      'copy-links',
+      'copy-dirlinks',
+      'copy-unsafe-links',
+    ],
   },
   ['-r', '-a', '--recursive', '--archive'],
   {
@@ -285,9 +361,6 @@ const rsync = remoteCopy(
   ['-e', '--rsh', '--rsync-path'],
 );
 
-const scp = remoteCopy({ short: 'cFiJloPSDX', long: [] }, ['-r'], { '-F': 'read', '-i': 'read' }, [
-  '-S',
-  '-D',
-]);
+const scp = remoteCopy(SCP, ['-r'], { '-F': 'read', '-i': 'read' }, ['-S', '-D']);
 
 export const copyMove: Record<string, CommandHandler> = { cp, mv, install, ln, dd, rsync, scp };

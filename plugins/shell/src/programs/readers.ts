@@ -1,232 +1,163 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
+import * as A from './archiveOptions.js';
 import { has, parseArgs } from './argv.js';
+import { fileCommand, withArgs } from './fileCommand.js';
+import { grepFilter } from './grepFilter.js';
+import { jq } from './jq.js';
+import { FILE } from './listingOptions.js';
 import { simple } from './spec.js';
+import * as T from './textOptions.js';
 
 // Commands whose operands are read. Option tables list the options that take an argument (so the argument is
 // not mistaken for an operand) and the ones whose argument is itself a path.
 
-const R = { '--files0-from': 'read' } as const;
+/** `strings @FILE` reads further options from FILE, which may name anything. */
+const strings: CommandHandler = (cx) => {
+  if (cx.args.some((f) => f.value.startsWith('@') || f.uncertain !== undefined))
+    cx.uncertain('strings @FILE reads options from a file', 'read');
+  fileCommand(T.STRINGS)(cx);
+};
 
-/** md5sum/sha*sum: `-c LIST` reads the files named inside LIST, which we cannot see. */
-const checksum: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, {
-    flags: ['check', 'binary', 'text', 'tag', 'zero', 'quiet', 'status', 'strict', 'warn'],
-  });
-  const check = has(p, '-c', '--check');
-  for (const f of p.operands) cx.read(f);
-  if (check) cx.uncertain(`${cx.name} -c reads the files named in its list`, 'read');
+/** `file`: a symlink is reported as a link unless -L; -p puts the access times back (a metadata write). */
+const fileCmd = fileCommand({
+  ...FILE,
+  followFinal: false,
+  followFinalWith: ['-L', '--dereference'],
+  writeWith: ['-p', '--preserve-date'],
+  pathOpts: { '-m': 'read', '--magic-file': 'read', '-f': 'read', '--files-from': 'read' },
+});
+const file: CommandHandler = (cx) => {
+  fileCmd(cx);
+  const p = parseArgs(cx.args, FILE);
+  // -f names further files inside a list; -C writes `<magic>.mgc` into the cwd.
+  if (has(p, '-f', '--files-from')) cx.uncertain('file -f reads the names of files from a list', 'read');
+  if (has(p, '-C', '--compile')) cx.uncertain('file -C writes a compiled magic file');
+};
+
+/** ripgrep 13 (not installed here: its table is not complete). `--pre CMD` runs CMD on every file searched. */
+const rgSearch = fileCommand({
+  short: 'efgtTmABCMjE',
+  long: [
+    'regexp',
+    'file',
+    'glob',
+    'iglob',
+    'type',
+    'type-not',
+    'max-count',
+    'after-context',
+    'before-context',
+    'context',
+    'max-columns',
+    'threads',
+    'encoding',
+    'max-depth',
+    'ignore-file',
+    'type-add',
+    'sort',
+    'sortr',
+    'color',
+    'colors',
+    'replace',
+    'pre',
+    'pre-glob',
+    'path-separator',
+    'max-filesize',
+    'dfa-size-limit',
+    'regex-size-limit',
+    'field-match-separator',
+    'field-context-separator',
+    'context-separator',
+    'engine',
+  ],
+  skip: 1,
+  skipUnless: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
+  subtree: true,
+  defaultOperand: '.',
+  followWith: ['-L', '--follow'],
+  pathOpts: { '-f': 'read', '--file': 'read', '--ignore-file': 'read' },
+});
+const rg: CommandHandler = (cx) => {
+  rgSearch(cx);
+  if (cx.args.some((f) => /^--pre(=|$)/.test(f.value))) cx.uncertain('rg --pre runs a program on every file');
+};
+
+const lessFiles = fileCommand({
+  ...T.LESS,
+  pathOpts: {
+    '-o': 'write',
+    '-O': 'write',
+    '--log-file': 'write',
+    '--LOG-FILE': 'write',
+    '-k': 'read',
+    '--lesskey-file': 'read',
+    '-T': 'read',
+    '--tag-file': 'read',
+  },
+});
+/**
+ * less: `+CMD` operands are commands run on each file; the harmless ones (go to a line, the end, a pattern,
+ * follow) are allowed, anything else (`+!cmd`, `+s file`, `+:e file`, `+v`) is uncertain.
+ */
+const less: CommandHandler = (cx) => {
+  const cmds = cx.args.filter((f) => f.value.startsWith('+'));
+  for (const c of cmds) {
+    if (c.uncertain !== undefined || !/^\+(\d*[GgF]?|\d+|\/[^!|]*)$/.test(c.value))
+      cx.uncertain(`less ${c.raw} runs a less command on each file`, 'write', c.raw);
+  }
+  lessFiles(
+    withArgs(
+      cx,
+      cx.args.filter((f) => !f.value.startsWith('+')),
+    ),
+  );
 };
 
 export const readers: Record<string, CommandHandler> = {
-  cat: simple({}),
-  tac: simple({ short: 's', long: ['separator'] }),
-  nl: simple({ short: 'bdfhilnpsvw', long: ['body-numbering', 'section-delimiter', 'number-separator'] }),
-  head: simple({ short: 'nc', long: ['lines', 'bytes'] }),
-  tail: simple({ short: 'ncs', long: ['lines', 'bytes', 'pid', 'sleep-interval', 'max-unchanged-stats'] }),
-  less: simple({
-    short: 'bhjkoOpPtTxyz#',
-    long: ['log-file', 'LOG-FILE', 'tag', 'tag-file', 'pattern', 'prompt'],
-    pathOpts: { '-o': 'write', '-O': 'write', '--log-file': 'write', '--LOG-FILE': 'write', '-T': 'read' },
-  }),
-  more: simple({ short: 'n' }),
-  wc: simple({ long: ['files0-from'], pathOpts: R }),
-  file: simple({
-    short: 'mfeFP',
-    long: ['magic-file', 'files-from', 'separator', 'exclude'],
-    pathOpts: { '-m': 'read', '-f': 'read', '--files-from': 'read', '--magic-file': 'read' },
-  }),
-  stat: simple({ short: 'c', long: ['format', 'printf'] }),
-  md5sum: checksum,
-  sha1sum: checksum,
-  sha224sum: checksum,
-  sha256sum: checksum,
-  sha384sum: checksum,
-  sha512sum: checksum,
-  b2sum: simple({ short: 'l', long: ['length'] }),
-  cksum: simple({ short: 'al', long: ['algorithm', 'length'] }),
-  sum: checksum,
-  od: simple({
-    short: 'AjNStw',
-    long: ['address-radix', 'skip-bytes', 'read-bytes', 'strings', 'format', 'width'],
-  }),
-  hexdump: simple({ short: 'efns', pathOpts: { '-f': 'read' } }),
-  hd: simple({ short: 'efns', pathOpts: { '-f': 'read' } }),
-  strings: simple({ short: 'ntTe', long: ['bytes', 'radix', 'target', 'encoding', 'output-separator'] }),
-  cut: simple({ short: 'bcdf', long: ['bytes', 'characters', 'delimiter', 'fields', 'output-delimiter'] }),
-  paste: simple({ short: 'd', long: ['delimiters'] }),
-  comm: simple({ long: ['output-delimiter'] }),
-  join: simple({ short: 'aejot12', long: [] }),
-  cmp: simple({ short: 'inI', long: ['ignore-initial', 'bytes'] }),
-  fold: simple({ short: 'w', long: ['width'] }),
-  fmt: simple({ short: 'pw', long: ['prefix', 'width', 'goal'] }),
-  expand: simple({ short: 't', long: ['tabs'] }),
-  unexpand: simple({ short: 't', long: ['tabs'] }),
-  column: simple({
-    short: 'csoNRHEWOl',
-    long: [
-      'separator',
-      'output-separator',
-      'table-columns',
-      'table-right',
-      'table-hide',
-      'table-wrap',
-      'table-order',
-      'table-name',
-      'output-width',
-    ],
-  }),
-  rev: simple({}),
-  tr: simple({ operands: 'none' }),
-  readlink: simple({}),
-  realpath: simple({
-    long: ['relative-to', 'relative-base'],
-    pathOpts: { '--relative-to': 'read', '--relative-base': 'read' },
-  }),
-  ls: simple({
-    short: 'ITw',
-    long: [
-      'ignore',
-      'hide',
-      'width',
-      'tabsize',
-      'format',
-      'sort',
-      'time',
-      'time-style',
-      'quoting-style',
-      'color',
-      'indicator-style',
-      'block-size',
-    ],
-    flags: ['recursive'],
-    recursive: ['-R', '--recursive'],
-    defaultOperand: '.',
-  }),
-  dir: simple({ recursive: ['-R', '--recursive'], defaultOperand: '.' }),
-  du: simple({
-    short: 'BdtX',
-    long: [
-      'block-size',
-      'max-depth',
-      'threshold',
-      'exclude-from',
-      'exclude',
-      'time',
-      'time-style',
-      'files0-from',
-    ],
-    subtree: true,
-    defaultOperand: '.',
-    followsLinks: ['-L', '--dereference'],
-    pathOpts: { '-X': 'read', '--exclude-from': 'read', '--files0-from': 'read' },
-  }),
-  tree: simple({
-    short: 'LPIoH',
-    long: ['filelimit', 'timefmt', 'charset', 'sort'],
-    subtree: true,
-    defaultOperand: '.',
-    pathOpts: { '-o': 'write' },
-  }),
-  diff: simple({
-    short: 'CUDFILSxX',
-    long: [
-      'context',
-      'unified',
-      'ifdef',
-      'show-function-line',
-      'label',
-      'starting-file',
-      'exclude',
-      'exclude-from',
-      'from-file',
-      'to-file',
-      'line-format',
-      'old-line-format',
-      'new-line-format',
-      'unchanged-line-format',
-      'horizon-lines',
-      'color',
-      'palette',
-      'width',
-      'tabsize',
-      'ignore-matching-lines',
-    ],
-    flags: ['recursive'],
+  cat: fileCommand(T.CAT),
+  tac: fileCommand(T.TAC),
+  nl: fileCommand(T.NL),
+  head: fileCommand(T.HEAD),
+  tail: fileCommand(T.TAIL),
+  less,
+  more: fileCommand(T.MORE),
+  wc: fileCommand({ ...T.WC, pathOpts: { '--files0-from': 'read' } }),
+  file: file,
+  od: fileCommand(T.OD),
+  hexdump: fileCommand({ ...T.HEXDUMP, pathOpts: { '-f': 'read', '--format-file': 'read' } }),
+  hd: fileCommand({ ...T.HEXDUMP, pathOpts: { '-f': 'read', '--format-file': 'read' } }),
+  strings: strings,
+  cut: fileCommand(T.CUT),
+  paste: fileCommand(T.PASTE),
+  comm: fileCommand(T.COMM),
+  join: fileCommand(T.JOIN),
+  cmp: fileCommand(T.CMP),
+  fold: fileCommand(T.FOLD),
+  fmt: fileCommand(T.FMT),
+  expand: fileCommand(T.EXPAND),
+  unexpand: fileCommand(T.UNEXPAND),
+  column: fileCommand(T.COLUMN),
+  rev: fileCommand(T.REV),
+  tr: fileCommand({ ...T.TR, operands: 'none' }),
+  diff: fileCommand({
+    ...T.DIFF,
     recursive: ['-r', '--recursive'],
     pathOpts: { '-X': 'read', '--exclude-from': 'read', '--from-file': 'read', '--to-file': 'read' },
   }),
-  grep: simple({
-    short: 'efmABCdD',
-    long: [
-      'regexp',
-      'file',
-      'max-count',
-      'label',
-      'after-context',
-      'before-context',
-      'context',
-      'include',
-      'exclude',
-      'exclude-dir',
-      'exclude-from',
-      'color',
-      'colour',
-      'binary-files',
-      'devices',
-      'directories',
-      'group-separator',
-    ],
-    flags: ['recursive', 'dereference-recursive'],
+  grep: fileCommand({
+    ...T.GREP,
     skip: 1,
     skipUnless: ['-e', '-f', '--regexp', '--file'],
     recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
     defaultOperand: '.',
     defaultOnlyRecursive: true,
-    followsLinks: ['-R', '--dereference-recursive'],
+    // -r follows symlinks named on the command line only, -R every symlink it meets (grep(1)).
+    followWith: ['-R', '--dereference-recursive'],
+    // --include/--exclude/--exclude-dir: the walk skips what grep skips (a denied file it never opens is not read).
+    filterFrom: grepFilter,
     pathOpts: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
   }),
-  rg: simple({
-    short: 'efgtTmABCMjE',
-    long: [
-      'regexp',
-      'file',
-      'glob',
-      'iglob',
-      'type',
-      'type-not',
-      'max-count',
-      'after-context',
-      'before-context',
-      'context',
-      'max-columns',
-      'threads',
-      'encoding',
-      'max-depth',
-      'ignore-file',
-      'type-add',
-      'sort',
-      'sortr',
-      'color',
-      'colors',
-      'replace',
-      'pre',
-      'pre-glob',
-      'path-separator',
-      'max-filesize',
-      'dfa-size-limit',
-      'regex-size-limit',
-      'field-match-separator',
-      'field-context-separator',
-      'context-separator',
-      'engine',
-    ],
-    skip: 1,
-    skipUnless: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'],
-    subtree: true,
-    defaultOperand: '.',
-    followsLinks: ['-L', '--follow'],
-    pathOpts: { '-f': 'read', '--file': 'read', '--ignore-file': 'read' },
-  }),
+  rg,
   ag: simple({
     short: 'ABCGgm',
     long: ['ignore', 'file-search-regex', 'depth', 'pager'],
@@ -241,20 +172,21 @@ export const readers: Record<string, CommandHandler> = {
     subtree: true,
     defaultOperand: '.',
   }),
-  jq: simple({
-    short: 'fL',
-    long: ['arg', 'argjson', 'slurpfile', 'rawfile', 'indent', 'from-file', 'args', 'jsonargs', 'tab'],
+  jq,
+  base64: fileCommand(T.BASE64),
+  base32: fileCommand(T.BASE32),
+  zcat: fileCommand(A.GUNZIP),
+  bzcat: fileCommand(A.BZIP2),
+  xzcat: fileCommand(A.XZ),
+  // zless runs less on the uncompressed text: less's options and `+CMD`s.
+  zless: less,
+  // zgrep passes its options to grep.
+  zgrep: fileCommand({
+    ...T.GREP,
     skip: 1,
-    skipUnless: ['-f', '--from-file'],
-    pathOpts: { '-f': 'read', '--from-file': 'read', '-L': 'read' },
+    skipUnless: ['-e', '-f', '--regexp', '--file'],
+    pathOpts: { '-f': 'read', '--file': 'read' },
   }),
-  base64: simple({ short: 'w', long: ['wrap'] }),
-  base32: simple({ short: 'w', long: ['wrap'] }),
-  zcat: simple({}),
-  bzcat: simple({}),
-  xzcat: simple({}),
-  zless: simple({}),
-  zgrep: simple({ short: 'efmABC', skip: 1, skipUnless: ['-e', '-f'] }),
   bat: simple({
     short: 'lrHmp',
     long: [
@@ -273,7 +205,8 @@ export const readers: Record<string, CommandHandler> = {
       'file-name',
     ],
   }),
-  lsattr: simple({ recursive: ['-R'] }),
+  // e2fsprogs 1.47 `lsattr [-RVadlpv]`: -R does not follow symlinks beneath.
+  lsattr: fileCommand({ shortFlags: 'RVadlpv', recursive: ['-R'] }),
   getfacl: simple({ recursive: ['-R', '--recursive'] }),
   test: (cx) => {
     for (const f of cx.args) {
@@ -289,12 +222,10 @@ export const readers: Record<string, CommandHandler> = {
       }
     }
   },
-  shasum: simple({ short: 'a', long: ['algorithm'] }),
   md5: simple({ short: 's' }),
-  look: simple({ short: 't', skip: 1 }),
+  look: fileCommand({ ...T.LOOK, skip: 1 }),
 };
 readers['['] = readers.test!;
 readers['[['] = readers.test!;
 readers.egrep = readers.grep!;
 readers.fgrep = readers.grep!;
-readers.vdir = readers.ls!;

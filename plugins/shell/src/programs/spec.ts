@@ -45,7 +45,7 @@ export function emitOptions(cx: CommandContext, p: ParsedArgs, pathOpts: SimpleS
     const role = pathOpts?.[o.name];
     if (role && o.value) emitRole(cx, o.value, role, { tag: o.name.replace(/^-+/, '') });
     // `--files-from=LIST`, `--files0-from=LIST`: the command reads files named inside LIST.
-    if (/files0?-from$/.test(o.name)) cx.uncertain(`${o.name} names files we cannot see`, 'read');
+    if (/^--files0?-from$/.test(o.name)) cx.uncertain(`${o.name} names files we cannot see`, 'read');
   }
   if (p.strays.length > 0) cx.unknownOperands(p.strays);
   unknownOptions(cx, p);

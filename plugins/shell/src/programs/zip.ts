@@ -1,0 +1,193 @@
+import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { literal } from './spec.js';
+
+// Info-ZIP zip 3.0 and unzip 6.0 have their own option parsers (zip -h2, unzip -hh): multi-letter options
+// (`-TT cmd`, `-lf path`, `-sb`) that getopt tables cannot say, so they are read here, as data below.
+
+/** zip options that take the next word (or the rest of the word) as their value. */
+const ZIP_ARG = new Set(['t', 'tt', 'b', 'n', 'O', 'P', 's', 'Z', 'ds', 'lf', 'TT', 'ws']);
+/** zip options without a value (single letters may be bundled: `-rq`). */
+const ZIP_FLAG_LETTERS = 'ufdUrmjqvczoyklgRTFDAJXSLeh0123456789$!@';
+const ZIP_FLAG_WORDS = new Set(
+  [
+    'FS',
+    'FF',
+    'DF',
+    'AS',
+    'AC',
+    'sf',
+    'su',
+    'sU',
+    'UN',
+    'll',
+    'la',
+    'li',
+    'sp',
+    'sb',
+    'sv',
+    'db',
+    'dc',
+    'dd',
+  ].concat(['dg', 'du', 'dv', 'MM', 'nw', 'sc', 'sd', 'so', 'ic', 'RE', 'h2']),
+);
+/** zip long options: value-taking ones map to their short form. */
+const ZIP_LONG_ARG: Record<string, string> = {
+  'from-date': 't',
+  'before-date': 'tt',
+  'temp-path': 'b',
+  suffixes: 'n',
+  out: 'O',
+  'output-file': 'O',
+  password: 'P',
+  'split-size': 's',
+  'compression-method': 'Z',
+  'dot-size': 'ds',
+  'logfile-path': 'lf',
+  'unzip-command': 'TT',
+};
+const ZIP_LONG_FLAG = new Set(
+  'update freshen delete recurse-paths recurse-patterns move junk-paths quiet verbose test fix fixfix grow adjust-sfx symlinks no-extra names-stdin encrypt filesync copy-entries display-bytes display-counts display-dots display-globaldots display-usize display-volume log-append log-info must-match no-wild no-dir-entries help license version'.split(
+    ' ',
+  ),
+);
+
+interface ZipArgs {
+  opts: Map<string, Field | true>;
+  operands: Field[];
+  unknown: string[];
+}
+
+function parseZip(args: readonly Field[]): ZipArgs {
+  const opts = new Map<string, Field | true>();
+  const operands: Field[] = [];
+  const unknown: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i]!;
+    const v = f.value;
+    if (f.uncertain !== undefined || !v.startsWith('-') || v === '-') {
+      operands.push(f);
+      continue;
+    }
+    if (v === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    // `-i`/`-x` take a list of patterns up to the next option; `-i@F`/`-x@F` read the list from F.
+    if (/^-[ix]$|^--(include|exclude)$/.test(v)) {
+      while (i + 1 < args.length && !args[i + 1]!.value.startsWith('-')) i++;
+      continue;
+    }
+    const at = /^-[ix]@(.+)$/.exec(v);
+    if (at) {
+      opts.set('@list', { ...f, value: at[1]!, glob: -1 });
+      continue;
+    }
+    if (v.startsWith('--')) {
+      const [name, value] = v.slice(2).split(/=(.*)/s) as [string, string | undefined];
+      const short = ZIP_LONG_ARG[name];
+      if (short) opts.set(short, value !== undefined ? { ...f, value, glob: -1 } : (args[++i] ?? true));
+      else if (ZIP_LONG_FLAG.has(name)) opts.set(name, true);
+      else unknown.push(v);
+      continue;
+    }
+    const word = v.slice(1);
+    if (ZIP_ARG.has(word)) {
+      opts.set(word, args[++i] ?? true);
+      continue;
+    }
+    if (ZIP_FLAG_WORDS.has(word)) {
+      opts.set(word, true);
+      continue;
+    }
+    for (let k = 0; k < word.length; k++) {
+      const c = word[k]!;
+      if (ZIP_ARG.has(c)) {
+        const rest = word.slice(k + 1);
+        opts.set(c, rest !== '' ? { ...f, value: rest, glob: -1 } : (args[++i] ?? true));
+        break;
+      }
+      if (ZIP_FLAG_LETTERS.includes(c)) opts.set(c, true);
+      else unknown.push(`-${c}`);
+    }
+  }
+  return { opts, operands, unknown };
+}
+
+const field = (x: Field | true | undefined): Field | undefined => (x === true ? undefined : x);
+
+/**
+ * zip ARCHIVE FILES…: the archive is written, the files read — subtrees with `-r`, following symlinks
+ * (zip stores what a link points to unless `-y`; checked under strace). `-m` deletes what it stored.
+ */
+export const zip: CommandHandler = (cx) => {
+  const z = parseZip(cx.args);
+  for (const u of z.unknown) cx.uncertain(`zip: option ${u} is not in its table`, 'write', u);
+  if (z.opts.has('TT')) cx.uncertain('zip -TT runs a command to test the archive');
+  if (z.opts.has('@') || z.opts.has('names-stdin'))
+    cx.uncertain('zip -@ takes the file names from stdin', 'read');
+  const list = field(z.opts.get('@list'));
+  if (list) cx.read(list, { tag: 'list' });
+  for (const [k, role] of [
+    ['b', 'write'],
+    ['O', 'write'],
+    ['lf', 'write'],
+  ] as const) {
+    const f = field(z.opts.get(k));
+    if (f) cx.emit(f, role, { tag: k });
+  }
+  const [archive, ...files] = z.operands;
+  if (archive) cx.write(archive, { tag: 'archive' });
+  // `-d`: the operands are entries inside the archive, not files.
+  if (z.opts.has('d') || z.opts.has('delete')) return;
+  const recursive = z.opts.has('r') || z.opts.has('R') || z.opts.has('recurse-paths');
+  const followLinks = recursive && !z.opts.has('y') && !z.opts.has('symlinks');
+  const move = z.opts.has('m') || z.opts.has('move');
+  for (const f of files) {
+    if (move) cx.write(f, { scope: recursive ? 'subtree' : 'path', followFinal: false, tag: 'move' });
+    cx.read(f, recursive ? { scope: 'subtree', ...(followLinks ? { followLinks } : {}) } : {});
+  }
+};
+
+/** unzip: letters that take no value (unzip -hh). `-d DIR`, `-P PASS` take one; `-x` a list of members. */
+const UNZIP_FLAGS = 'ZAcaflptTuvzbBCDEFijJKLMnNoqsSUVWXY$^2h';
+
+/** unzip ARCHIVE [MEMBERS] [-x XMEMBERS] [-d DIR]: extracts under DIR or the cwd; `-l -t -p -v -Z -c -z` read only. */
+export const unzip: CommandHandler = (cx: CommandContext) => {
+  const letters = new Set<string>();
+  const operands: Field[] = [];
+  let into: Field | undefined;
+  const args = cx.args;
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i]!;
+    const v = f.value;
+    if (f.uncertain !== undefined || !v.startsWith('-') || v.length < 2) {
+      operands.push(f);
+      continue;
+    }
+    if (v === '-x') {
+      while (i + 1 < args.length && !args[i + 1]!.value.startsWith('-')) i++;
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k]!;
+      if (c === 'd' || c === 'P') {
+        const rest = v.slice(k + 1);
+        const value = rest !== '' ? { ...f, value: rest, glob: -1 } : args[++i];
+        if (c === 'd') into = value;
+        break;
+      }
+      // `-:` keeps `../` in member names: they may land anywhere.
+      if (c === ':') cx.uncertain('unzip -: extracts members outside the target directory');
+      else if (!UNZIP_FLAGS.includes(c))
+        cx.uncertain(`unzip: option -${c} is not in its table`, 'write', `-${c}`);
+      letters.add(c);
+    }
+  }
+  const [archive] = operands;
+  if (archive) cx.read(archive, { tag: 'archive' });
+  if (['l', 't', 'p', 'v', 'Z', 'c', 'z'].some((c) => letters.has(c))) return;
+  const dir = into ?? literal('.');
+  cx.write(dir, { scope: 'subtree', tag: 'extract' });
+  cx.taint(dir);
+};
