@@ -26,6 +26,26 @@ const toolSpec = z
     subtree: z.boolean().optional(),
   })
   .strict();
+const argName = z.string().min(1);
+// A shell tool the policy adds to @toolgate/shell's table (its `ShellToolSpec`); checked here so a wrong
+// field name fails at load with the file and field, not silently at the first call.
+const shellTool = z
+  .object({
+    commandArg: argName,
+    form: z.enum(['script', 'argv', 'either']).optional(),
+    cwdArg: z.union([argName, z.array(argName).min(1)]).optional(),
+    envArg: argName.optional(),
+    shellArg: argName.optional(),
+    loginArg: argName.optional(),
+    defaultShell: argName.optional(),
+    defaultLogin: z.boolean().optional(),
+    base: argName.optional(),
+    kind: z.enum(['command', 'input', 'code', 'patch']).optional(),
+    inputFlagArg: argName.optional(),
+    applyPatch: z.boolean().optional(),
+    userArg: argName.optional(),
+  })
+  .strict();
 const test = z
   .object({
     call: z.object({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()) }).optional(),
@@ -49,9 +69,11 @@ const layer = z
     hideWriteTools: z.boolean().optional(),
     shell: z
       .object({
-        metacharacters: z.enum(['deny', 'analyse']),
+        metacharacters: z.enum(['deny', 'analyse']).optional(),
         allowedPaths: z.array(z.string()).optional(),
         deniedPaths: z.array(z.string()).optional(),
+        tools: z.record(z.string().min(1), z.union([shellTool, z.literal(false)])).optional(),
+        notShell: z.array(z.string().min(1)).optional(),
       })
       .strict()
       .optional(),
@@ -98,7 +120,26 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   if (data.rejectTraversal !== undefined) draft.rejectTraversal = data.rejectTraversal;
   if (data.relativeTo) draft.relativeTo = data.relativeTo;
   if (data.hideWriteTools !== undefined) draft.hideWriteTools = data.hideWriteTools;
-  if (data.shell) draft.shell = data.shell;
+  if (data.shell) {
+    const { metacharacters, ...rest } = data.shell;
+    // A policy that only adds shell tools keeps the default analysis.
+    draft.shell = { metacharacters: metacharacters ?? 'analyse', ...rest };
+    for (const name of data.shell.notShell ?? [])
+      if (data.shell.tools?.[name])
+        throw configError(
+          file,
+          `${prefix}shell.notShell`,
+          name,
+          'a tool cannot be both in shell.tools and in notShell',
+        );
+    // folder-rules classifies them as shell tools too: a call the shell plugin did not claim is denied.
+    const added = Object.entries(data.shell.tools ?? {}).filter(([, spec]) => spec !== false);
+    if (added.length > 0)
+      draft.tools = {
+        ...Object.fromEntries(added.map(([name]) => [name, { op: 'shell' as const }])),
+        ...draft.tools,
+      };
+  }
   if (data.narrowOnly !== undefined) draft.narrowOnly = data.narrowOnly;
   if (data.tests) {
     draft.tests = data.tests.map((t, i) => ({
