@@ -73,7 +73,10 @@ export function analyseUnknownTool(
     const readings: { value: unknown; form: 'script' | 'argv' }[] = [];
     if (typeof f.value === 'string') readings.push({ value: f.value, form: 'script' });
     else if (Array.isArray(f.value) && f.value.every((v) => typeof v === 'string')) {
-      readings.push({ value: f.value, form: 'argv' });
+      // `["ls src", "git status"]` is a list of scripts: as an argv it would exec a program named
+      // "ls src", which does not exist, so that reading runs nothing and is skipped.
+      const first = f.value[0] ?? '';
+      if (!/\s/.test(first) || first.includes('/')) readings.push({ value: f.value, form: 'argv' });
       for (const v of f.value) readings.push({ value: v, form: 'script' });
     } else {
       out.accesses.push(

@@ -1,6 +1,8 @@
 /** Shells whose `-c` the engine analyses (zsh with the checks below); anything else runs unknown syntax. */
-const BASH = new Set(['bash', '/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash']);
 const POSIX_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh']);
+/** Where a shell named by path must live to be the system's shell rather than a program of anyone's making. */
+const SYSTEM_BIN = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/opt/homebrew/bin']);
+const BASH = new Set(['bash', '/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash', '/opt/homebrew/bin/bash']);
 
 /**
  * zsh syntax bash does not have and that runs or expands code: glob qualifiers attached to a word
@@ -22,15 +24,13 @@ export function shellBinary(value: unknown, fallback: string, script: string): S
     value === undefined || value === null || value === '' || typeof value === 'boolean' ? fallback : value;
   if (typeof shell !== 'string' || shell.includes('\0'))
     return { uncertain: 'the shell argument is not a string' };
-  const base =
-    shell
-      .split(/[\\/]/)
-      .pop()
-      ?.replace(/\.exe$/i, '') ?? '';
+  const at = Math.max(shell.lastIndexOf('/'), shell.lastIndexOf('\\'));
+  const base = shell.slice(at + 1).replace(/\.exe$/i, '');
   if (!POSIX_SHELLS.has(base))
     return { uncertain: `commands for shell ${JSON.stringify(shell)} cannot be analysed` };
+  if (at !== -1 && !SYSTEM_BIN.has(shell.slice(0, at)))
+    return { uncertain: `shell ${JSON.stringify(shell)} is not a system shell` };
   if (base === 'zsh' && ZSH_ONLY.test(script))
     return { uncertain: 'the command uses zsh syntax that runs or expands code' };
-  // Any other path to a bash goes through the engine as a program, which checks where it lives.
   return { shell, plain: BASH.has(shell) };
 }
