@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { configError } from '../configError.js';
 import { defaultSpec, type PolicyDraft } from '../draft.js';
 import { expandVars } from '../expandVars.js';
-import type { PolicyRule } from '../types.js';
+import type { PolicyRule, ShellToolEntry } from '../types.js';
 import type { LoadContext } from './fields.js';
 
 const outcome = z.enum(['allow', 'deny', 'prompt']);
@@ -72,7 +72,8 @@ const layer = z
         metacharacters: z.enum(['deny', 'analyse']).optional(),
         allowedPaths: z.array(z.string()).optional(),
         deniedPaths: z.array(z.string()).optional(),
-        tools: z.record(z.string().min(1), z.union([shellTool, z.literal(false)])).optional(),
+        // Each entry is checked in `shellToolsOf`, so an error names the field inside the entry.
+        tools: z.record(z.string().min(1), z.unknown()).optional(),
         notShell: z.array(z.string().min(1)).optional(),
       })
       .strict()
@@ -85,6 +86,32 @@ const layer = z
 /** The native format: YAML, JSON or TOML. Its JSON Schema is generated from this (see `policySchema`). */
 export const nativeSchema = layer.extend({ agents: z.record(z.string(), layer).optional() }).strict();
 export type NativePolicy = z.infer<typeof nativeSchema>;
+
+/** Checks the policy's shell tools one by one: an error names `shell.tools.<name>.<field>` and the value. */
+function shellToolsOf(
+  tools: Record<string, unknown>,
+  file: string,
+  field: string,
+): Record<string, ShellToolEntry | false> {
+  const out: Record<string, ShellToolEntry | false> = {};
+  for (const [name, spec] of Object.entries(tools)) {
+    if (spec === false) {
+      out[name] = false;
+      continue;
+    }
+    const parsed = shellTool.safeParse(spec);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      let value: unknown = spec;
+      for (const k of issue?.path ?? [])
+        value = (value as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey];
+      const inner = issue?.path.length ? `.${issue.path.join('.')}` : '';
+      throw configError(file, `${field}.${name}${inner}`, value, issue?.message ?? 'invalid shell tool');
+    }
+    out[name] = parsed.data;
+  }
+  return out;
+}
 
 function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx: LoadContext): PolicyDraft {
   const draft: PolicyDraft = { dialect: 'toolgate', source: file };
@@ -121,9 +148,13 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   if (data.relativeTo) draft.relativeTo = data.relativeTo;
   if (data.hideWriteTools !== undefined) draft.hideWriteTools = data.hideWriteTools;
   if (data.shell) {
-    const { metacharacters, ...rest } = data.shell;
+    const { metacharacters, tools, ...rest } = data.shell;
     // A policy that only adds shell tools keeps the default analysis.
-    draft.shell = { metacharacters: metacharacters ?? 'analyse', ...rest };
+    draft.shell = {
+      metacharacters: metacharacters ?? 'analyse',
+      ...rest,
+      ...(tools ? { tools: shellToolsOf(tools, file, `${prefix}shell.tools`) } : {}),
+    };
     for (const name of data.shell.notShell ?? [])
       if (data.shell.tools?.[name])
         throw configError(
@@ -133,7 +164,7 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
           'a tool cannot be both in shell.tools and in notShell',
         );
     // folder-rules classifies them as shell tools too: a call the shell plugin did not claim is denied.
-    const added = Object.entries(data.shell.tools ?? {}).filter(([, spec]) => spec !== false);
+    const added = Object.entries(draft.shell.tools ?? {}).filter(([, spec]) => spec !== false);
     if (added.length > 0)
       draft.tools = {
         ...Object.fromEntries(added.map(([name]) => [name, { op: 'shell' as const }])),
