@@ -329,6 +329,16 @@ describe('tools nobody declared', () => {
     expect((await decide('mcp__other_server__execute_command', { command: READ_KEY })).action).toBe('deny');
   });
 
+  it('their other path-like arguments are writes the policy judges (the command may get them)', async () => {
+    const d = await decide('run_script', { command: 'ls', file: join(home, '.ssh', 'id_rsa') });
+    expect(d.action).toBe('deny');
+    expect(d.accesses.map((a) => `${a.op} ${a.realPath}`)).toContain(`write ${join(home, '.ssh', 'id_rsa')}`);
+    const ok = await decide('run_script', { command: 'ls', target: 'src/out.txt', input: 'text for stdin' });
+    expect(ok.action).toBe('allow');
+    expect(ok.accesses.map((a) => a.path)).toEqual(expect.arrayContaining([join(ws, 'src', 'out.txt')]));
+    expect(ok.accesses.map((a) => a.path)).not.toContain(join(ws, 'text for stdin'));
+  });
+
   it('code of another language and shapes nothing can run are uncertain', async () => {
     expect((await decide('evaluate', { code: 'import os' })).action).toBe('deny');
     expect((await decide('frobnicate', { cmd: [{ argv: 'ls' }] })).action).toBe('deny');

@@ -2,6 +2,7 @@ import { type CallState, uncertainAccess } from '@toolgate/core';
 import type { ExtractOptions } from '../effects/extractTypes.js';
 import { analyseCommand, type CommandAnalysis } from './analyseCommand.js';
 import { findCommands } from './commandKeys.js';
+import { pathLikeArgs } from './pathLikeArgs.js';
 import { toolInvocation } from './toolInvocation.js';
 import type { CompiledToolSpec } from './toolSpec.js';
 
@@ -69,6 +70,15 @@ export function analyseUnknownTool(
     );
     const inv = toolInvocation(args, spec, state);
     out.accesses.push(...inv.accesses);
+    const skip = new Set([
+      ...found.map((c) => c.path.slice(c.path.indexOf('.') + 1)),
+      ...FALLBACK_CWD,
+      'env',
+      'shell',
+      'login',
+      'user',
+    ]);
+    out.accesses.push(...pathLikeArgs(inv.args, skip, inv.ctx, inv.cwd, spec.base ? `${spec.base}.` : ''));
     const shell = inv.args.shell;
     const readings: { value: unknown; form: 'script' | 'argv' }[] = [];
     if (typeof f.value === 'string') readings.push({ value: f.value, form: 'script' });
