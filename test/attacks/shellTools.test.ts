@@ -115,7 +115,7 @@ describe('the native policy extends the table (shell.tools, shell.notShell)', ()
       ),
     });
     expect(policy.shell?.tools?.job_runner).toEqual({ commandArg: 'argv', form: 'argv', cwdArg: 'dir' });
-    expect(policy.shell?.metacharacters).toBe('analyse');
+    expect(policy.shell?.metacharacters).toBeUndefined();
     expect(policy.tools.job_runner).toEqual({ op: 'shell' });
     const guard = createGuard({
       plugins: [
@@ -137,6 +137,30 @@ describe('the native policy extends the table (shell.tools, shell.notShell)', ()
     expect((await alone.check({ tool: 'job_runner', args: { argv: ['ls'] } }, context())).action).toBe(
       'deny',
     );
+  });
+
+  it('a narrowOnly overlay cannot widen through notShell or by removing a shell tool', () => {
+    const overlay = (block: string) =>
+      loadPolicy({
+        dialect: 'toolgate',
+        source: policyText(`agents:\n  sub:\n    narrowOnly: true\n    ${block}`),
+        agent: 'sub',
+      });
+    expect(() => overlay('shell: { notShell: [Bash] }')).toThrow(/agents\.sub\.shell\.notShell/);
+    expect(() => overlay('shell: { tools: { Bash: false } }')).toThrow(/agents\.sub\.shell\.tools\.Bash/);
+    expect(overlay('shell: { tools: { job: { commandArg: cmd } } }').tools.job).toEqual({ op: 'shell' });
+  });
+
+  it('an overlay that adds shell tools keeps the base metacharacter mode and tools', () => {
+    const policy = loadPolicy({
+      dialect: 'toolgate',
+      source: policyText(
+        'shell: { metacharacters: deny, tools: { a: { commandArg: c } } }\nagents:\n  sub:\n    shell: { tools: { b: { commandArg: c } } }',
+      ),
+      agent: 'sub',
+    });
+    expect(policy.shell?.metacharacters).toBe('deny');
+    expect(Object.keys(policy.shell?.tools ?? {}).sort()).toEqual(['a', 'b']);
   });
 
   it('rejects a misspelt field, a bad form and a tool in both lists, naming file, field and value', () => {

@@ -55,7 +55,7 @@ export function shellOptionsOf(policy: CompiledPolicy): ShellOptions {
   for (const name of declared) tools[name] = false;
   const notShell = [...new Set([...(policy.shell?.notShell ?? []), ...declared])];
   return {
-    ...(policy.shell ? { metacharacters: policy.shell.metacharacters } : {}),
+    ...(policy.shell?.metacharacters ? { metacharacters: policy.shell.metacharacters } : {}),
     ...(Object.keys(tools).length > 0 ? { tools } : {}),
     ...(notShell.length > 0 ? { notShell } : {}),
   };

@@ -40,7 +40,8 @@ export interface ToolSpec {
 }
 
 export interface ShellSettings {
-  metacharacters: 'deny' | 'analyse';
+  /** Absent: the shell plugin's default (`analyse`), or the base policy's under an overlay. */
+  metacharacters?: 'deny' | 'analyse';
   allowedPaths?: string[];
   deniedPaths?: string[];
   /** More shell tools for @toolgate/shell (`{name: {commandArg, form?, cwdArg?, …} | false}`), validated at load. */

@@ -148,13 +148,28 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   if (data.relativeTo) draft.relativeTo = data.relativeTo;
   if (data.hideWriteTools !== undefined) draft.hideWriteTools = data.hideWriteTools;
   if (data.shell) {
-    const { metacharacters, tools, ...rest } = data.shell;
-    // A policy that only adds shell tools keeps the default analysis.
+    const { tools, ...rest } = data.shell;
+    // Without `metacharacters` the mode is the base policy's (under an overlay) or the plugin's default.
     draft.shell = {
-      metacharacters: metacharacters ?? 'analyse',
       ...rest,
       ...(tools ? { tools: shellToolsOf(tools, file, `${prefix}shell.tools`) } : {}),
     };
+    // Both lists only ever widen (fewer calls analysed as shell): a narrowOnly overlay may not use them.
+    const removed = Object.entries(tools ?? {}).find(([, spec]) => spec === false);
+    if (data.narrowOnly && removed)
+      throw configError(
+        file,
+        `${prefix}shell.tools.${removed[0]}`,
+        false,
+        'a narrowOnly overlay cannot remove a shell tool',
+      );
+    if (data.narrowOnly && (data.shell.notShell?.length ?? 0) > 0)
+      throw configError(
+        file,
+        `${prefix}shell.notShell`,
+        data.shell.notShell,
+        'a narrowOnly overlay cannot declare tools notShell',
+      );
     for (const name of data.shell.notShell ?? [])
       if (data.shell.tools?.[name])
         throw configError(
