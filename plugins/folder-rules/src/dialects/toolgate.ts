@@ -72,8 +72,9 @@ const layer = z
         metacharacters: z.enum(['deny', 'analyse']).optional(),
         allowedPaths: z.array(z.string()).optional(),
         deniedPaths: z.array(z.string()).optional(),
-        // Each entry is checked in `shellToolsOf`, so an error names the field inside the entry.
-        tools: z.record(z.string().min(1), z.unknown()).optional(),
+        // Entries are checked first by `shellToolsOf` (see `loadToolgate`), so an error names the field
+        // inside the entry rather than the union.
+        tools: z.record(z.string().min(1), z.union([z.literal(false), shellTool])).optional(),
         notShell: z.array(z.string().min(1)).optional(),
       })
       .strict()
@@ -199,7 +200,24 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   return draft;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Checks the shell tools of the policy and of each agent overlay before the whole schema does. */
+function precheckShellTools(data: unknown, file: string): void {
+  if (!isRecord(data)) return;
+  const layers: Array<[string, unknown]> = [['', data]];
+  if (isRecord(data.agents))
+    for (const [name, o] of Object.entries(data.agents)) layers.push([`agents.${name}.`, o]);
+  for (const [prefix, layer] of layers) {
+    if (!isRecord(layer) || !isRecord(layer.shell) || !isRecord(layer.shell.tools)) continue;
+    shellToolsOf(layer.shell.tools, file, `${prefix}shell.tools`);
+  }
+}
+
 export function loadToolgate(data: unknown, file: string, ctx: LoadContext): PolicyDraft {
+  precheckShellTools(data, file);
   const parsed = nativeSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
