@@ -78,6 +78,11 @@ export const COMMAND_KEYS: ReadonlySet<string> = new Set([
   'bash',
   'sh',
   'code',
+  'argv',
+  'program',
+  'executable',
+  'exe',
+  'binary',
 ]);
 
 /** Tools whose command-like argument is not a command for this machine (Claude Code `SlashCommand`, `Skill`). */

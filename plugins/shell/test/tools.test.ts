@@ -206,6 +206,13 @@ describe('the state the command starts in', () => {
     expect(d.accesses.some((a) => !a.certain && a.origin === 'shell:args.workingDirectory')).toBe(true);
   });
 
+  it('an env or shell argument the spec does not name is uncertain; shell: true names no shell', async () => {
+    expect((await decide('exec_command', { cmd: 'ls src', env: { LANG: 'C' } })).action).toBe('deny');
+    expect((await decide('Bash', { command: 'ls src', shell: 'fish' })).action).toBe('deny');
+    expect((await decide('Bash', { command: 'ls src', interpreter: 'python' })).action).toBe('deny');
+    expect((await decide('frobnicate', { cmd: 'ls src', shell: true })).action).toBe('allow');
+  });
+
   it('local_shell as another user, or an action type other than exec, is uncertain', async () => {
     expect(
       (await decide('local_shell', { action: { type: 'exec', command: ['ls'], user: 'root' } })).action,
@@ -322,6 +329,15 @@ describe('tools nobody declared', () => {
       { action: { command: ['git', 'status'] } },
     ])
       expect((await decide('frobnicate', args)).action, JSON.stringify(args)).toBe('allow');
+  });
+
+  it('an argv under its own name, or a program with its args beside it, is executed as that argv', async () => {
+    expect((await decide('launch', { argv: ['cat', join(home, '.ssh', 'id_rsa')] })).action).toBe('deny');
+    expect((await decide('launch', { program: 'cat', args: ['keys/id_rsa'] })).action).toBe('deny');
+    expect((await decide('launch', { executable: 'cat', arguments: [7] })).action).toBe('deny');
+    const ok = await decide('launch', { program: 'ls', args: ['src'] });
+    expect(ok.action).toBe('allow');
+    expect(ok.accesses.map((a) => a.path)).toContain(join(ws, 'src'));
   });
 
   it('case variants and MCP-prefixed names of known tools are caught too', async () => {

@@ -73,6 +73,8 @@ export function analyseUnknownTool(
     const skip = new Set([
       ...found.map((c) => c.path.slice(c.path.indexOf('.') + 1)),
       ...FALLBACK_CWD,
+      'args',
+      'arguments',
       'env',
       'shell',
       'login',
@@ -81,7 +83,8 @@ export function analyseUnknownTool(
     out.accesses.push(...pathLikeArgs(inv.args, skip, inv.ctx, inv.cwd, spec.base ? `${spec.base}.` : ''));
     const shell = inv.args.shell;
     const readings: { value: unknown; form: 'script' | 'argv' }[] = [];
-    if (typeof f.value === 'string') readings.push({ value: f.value, form: 'script' });
+    if (f.kind === 'argv' && Array.isArray(f.value)) readings.push({ value: f.value, form: 'argv' });
+    else if (typeof f.value === 'string') readings.push({ value: f.value, form: 'script' });
     else if (Array.isArray(f.value) && f.value.every((v) => typeof v === 'string')) {
       // `["ls src", "git status"]` is a list of scripts: as an argv it would exec a program named
       // "ls src", which does not exist, so that reading runs nothing and is skipped.

@@ -18,6 +18,11 @@ const SCRIPT_KEYS = new Set([
   'sh',
 ]);
 const CODE_KEYS = new Set(['code']);
+/** An argv array under its own name. */
+const ARGV_KEYS = new Set(['argv']);
+/** A program named on its own, with its arguments beside it (`{program: "cat", args: ["/etc/shadow"]}`). */
+const PROGRAM_KEYS = new Set(['program', 'executable', 'exe', 'binary']);
+const ARGS_KEYS = new Set(['args', 'arguments']);
 
 /** `commandLine` → `commandline`. */
 export function normaliseKey(key: string): string {
@@ -28,11 +33,21 @@ export interface FoundCommand {
   /** `cmd` or `action.command`. */
   path: string;
   value: unknown;
-  kind: 'script' | 'code';
+  /** `argv`: executed as is; for a program key, `value` is `[program, ...args]` (or the malformed args). */
+  kind: 'script' | 'code' | 'argv';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `[program, ...args]`, or the args value itself when it is not a list of strings (then uncertain). */
+function withArgs(obj: Record<string, unknown>, program: string): unknown {
+  const key = Object.keys(obj).find((k) => ARGS_KEYS.has(normaliseKey(k)));
+  if (key === undefined) return [program];
+  const args = obj[key];
+  if (args === undefined || args === null) return [program];
+  return Array.isArray(args) && args.every((a) => typeof a === 'string') ? [program, ...args] : args;
 }
 
 /**
@@ -47,7 +62,17 @@ export function findCommands(args: Record<string, unknown>): FoundCommand[] {
       if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')
         continue;
       const k = normaliseKey(key);
-      const kind = SCRIPT_KEYS.has(k) ? 'script' : CODE_KEYS.has(k) ? 'code' : undefined;
+      if (PROGRAM_KEYS.has(k) && typeof value === 'string') {
+        found.push({ path: `${prefix}${key}`, value: withArgs(obj, value), kind: 'argv' });
+        continue;
+      }
+      const kind = SCRIPT_KEYS.has(k)
+        ? 'script'
+        : CODE_KEYS.has(k)
+          ? 'code'
+          : ARGV_KEYS.has(k)
+            ? 'argv'
+            : undefined;
       if (kind && !isPlainObject(value)) found.push({ path: `${prefix}${key}`, value, kind });
       else if (depth === 0 && isPlainObject(value)) visit(value, `${prefix}${key}.`, 1);
     }

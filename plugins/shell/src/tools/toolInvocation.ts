@@ -5,6 +5,8 @@ import type { CompiledToolSpec } from './toolSpec.js';
 
 /** Argument names that say "directory" without the spec declaring them: the command may run there. */
 const DIR_KEY = /(cwd|dir|directory|workdir|workingdir|workingdirectory|folder|path|root)$/;
+/** Names that say "environment" or "interpreter": the host may start the command with them. */
+const STATE_KEY = /^(env|envs|environment|envvars|environmentvariables|shell|interpreter)$/;
 
 /** Where and in what state a tool's command starts, plus what could not be known about it. */
 export interface ToolInvocation {
@@ -28,8 +30,8 @@ function uncertain(raw: string, origin: string, reason: string): Access {
 
 /**
  * Reads the arguments around a tool's command: the nesting object, who it runs as, its environment and its
- * working directory. A directory-like argument the spec does not name is uncertain, because the host may
- * run the command there and every relative path would then mean something else.
+ * working directory. A directory-, environment- or shell-like argument the spec does not name is uncertain:
+ * the host may run the command there, or with those variables, or in that shell.
  */
 export function toolInvocation(
   callArgs: Record<string, unknown>,
@@ -60,9 +62,15 @@ export function toolInvocation(
   for (const scope of spec.base !== undefined && args !== callArgs ? [callArgs, args] : [args]) {
     for (const [key, value] of Object.entries(scope)) {
       if (known.has(key) || value === undefined || value === null || value === '') continue;
-      if (DIR_KEY.test(normaliseKey(key)))
+      const k = normaliseKey(key);
+      if (DIR_KEY.test(k))
         accesses.push(
           uncertain(String(value), key, `argument ${key} may name the directory the command runs in`),
+        );
+      // `shell: true` (a subprocess flag) names no other shell; anything else may.
+      else if (STATE_KEY.test(k) && typeof value !== 'boolean')
+        accesses.push(
+          uncertain(key, key, `argument ${key} may change the environment or shell the command runs in`),
         );
     }
   }
