@@ -33,8 +33,8 @@ export function pathLikeArgs(
   for (const [key, value] of Object.entries(args)) {
     if (skip.has(key)) continue;
     const origin = `shell:args.${prefix}${key}`;
-    if (Array.isArray(value)) value.forEach((v, i) => one(v, key, `${origin}[${i}]`));
-    else one(value, key, origin);
+    if (!Array.isArray(value)) one(value, key, origin);
+    else for (const [i, v] of value.entries()) one(v, key, `${origin}[${i}]`);
   }
   return out;
 }
