@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CallContext, createGuard } from '@toolgate/core';
 import { folderRules, loadPolicy, SHELL_TOOLS } from '@toolgate/folder-rules';
-import { KNOWN_TOOLS, shell } from '@toolgate/shell';
+import { KNOWN_NOT_SHELL, KNOWN_TOOLS, shell } from '@toolgate/shell';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Issue 13 class 4 against the default stack (shell + folder-rules, as the CLI composes it): every shell
@@ -82,6 +82,39 @@ describe('folder-rules and the shell claim agree', () => {
       const [, tool, json] = line.split('\t');
       const d = await guard.check({ tool: tool!, args: args(json!) }, context(), { resolvePrompts: false });
       expect(d.action, line).toBe('deny');
+    }
+  });
+
+  it('both plugins read the same command-like keys, and leave the same tools alone', async () => {
+    const alone = createGuard({ plugins: [folderRules({ rules, default: 'deny' })] });
+    const both = createGuard({ plugins: [shell(), folderRules({ rules, default: 'deny' })] });
+    const keys = [
+      'command',
+      'Commands',
+      'cmd',
+      'cmdLine',
+      'command_line',
+      'shellCommand',
+      'script',
+      'bash',
+      'sh',
+    ];
+    for (const key of keys) {
+      const call = { tool: 'frobnicate', args: { [key]: 'cat ~/.ssh/id_rsa' } };
+      const a = await alone.check(call, context());
+      expect(a.reasons[0]?.reason, key).toMatch(/shell command not analysed/);
+      const b = await both.check(call, context());
+      expect(b.reasons[0]?.code, key).toBe('PATH_DENIED');
+    }
+    for (const call of [
+      { tool: 'frobnicate', args: { argv: ['ls'] } },
+      { tool: 'frobnicate', args: { program: 'ls' } },
+      { tool: 'frobnicate', args: { code: 'x' } },
+    ])
+      expect((await alone.check(call, context())).reasons[0]?.reason).toMatch(/shell command not analysed/);
+    for (const name of KNOWN_NOT_SHELL) {
+      const d = await alone.check({ tool: name, args: { command: 'review' } }, context());
+      expect(d.action, name).toBe('allow');
     }
   });
 
