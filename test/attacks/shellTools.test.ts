@@ -118,6 +118,25 @@ describe('folder-rules and the shell claim agree', () => {
     }
   });
 
+  it('file editors whose command is a sub-operation are judged on their path, not as shell', async () => {
+    const guard = createGuard({
+      plugins: [shell(), folderRules({ rules, default: 'deny', unknownTools: 'allow' })],
+    });
+    for (const tool of ['str_replace_editor', 'str_replace_based_edit_tool', 'memory']) {
+      const ok = await guard.check(
+        { tool, args: { command: 'view', path: join(ws, 'src', 'app.ts') } },
+        context(),
+      );
+      expect(ok.action, tool).toBe('allow');
+      expect(
+        ok.accesses.every((a) => a.origin.startsWith('folder-rules:')),
+        tool,
+      ).toBe(true);
+      const no = await guard.check({ tool, args: { command: 'view', path: '~/.ssh/id_rsa' } }, context());
+      expect(no.reasons[0]?.code, tool).toBe('PATH_DENIED');
+    }
+  });
+
   it('a tool the policy declares is judged as declared by both plugins (no shell analysis, no shell deny)', async () => {
     const tools = { db_query: { op: 'none' as const } };
     const guard = createGuard({

@@ -85,8 +85,19 @@ export const COMMAND_KEYS: ReadonlySet<string> = new Set([
   'binary',
 ]);
 
-/** Tools whose command-like argument is not a command for this machine (Claude Code `SlashCommand`, `Skill`). */
-export const NOT_SHELL_TOOLS: ReadonlySet<string> = new Set(['SlashCommand', 'Skill']);
+/**
+ * Tools whose command-like argument is not a command for this machine: @toolgate/shell's KNOWN_NOT_SHELL
+ * (Claude Code `SlashCommand`, `Skill`; file editors whose `command` is the sub-operation beside a `path`).
+ */
+export const NOT_SHELL_TOOLS: ReadonlySet<string> = new Set([
+  'SlashCommand',
+  'Skill',
+  'str_replace_editor',
+  'str_replace_based_edit_tool',
+  'memory',
+  'text_editor',
+  'developer__text_editor',
+]);
 
 const read: ToolSpec = { op: 'read' };
 const readTree: ToolSpec = { op: 'read', subtree: true };

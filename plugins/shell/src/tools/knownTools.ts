@@ -72,6 +72,18 @@ export const KNOWN_TOOLS: Readonly<Record<string, ShellToolSpec>> = {
 /**
  * Tools with a command-like argument that is not a command for this machine's shell. Claude Code tools
  * reference: `SlashCommand` {command: "/review"} expands a prompt template; `Skill` {command: "pdf"} loads a
- * skill by name.
+ * skill by name. File editors whose `command` is the sub-operation (`view`, `create`, `str_replace`,
+ * `insert`, `undo_edit`) beside a `path`: Anthropic's text editor tool (`str_replace_editor`,
+ * `str_replace_based_edit_tool`) and memory tool (`memory`), OpenHands `str_replace_editor`
+ * (openhands/agenthub/codeact_agent/tools/str_replace_editor.py), Goose `developer__text_editor`. Their
+ * paths are left to folder-rules.
  */
-export const KNOWN_NOT_SHELL: readonly string[] = ['SlashCommand', 'Skill'];
+export const KNOWN_NOT_SHELL: readonly string[] = [
+  'SlashCommand',
+  'Skill',
+  'str_replace_editor',
+  'str_replace_based_edit_tool',
+  'memory',
+  'text_editor',
+  'developer__text_editor',
+];
