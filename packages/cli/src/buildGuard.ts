@@ -7,7 +7,7 @@ import {
   folderRules,
   loadPolicy,
 } from '@toolgate/folder-rules';
-import { shell } from '@toolgate/shell';
+import { type ShellOptions, type ShellToolSpec, shell } from '@toolgate/shell';
 import { UsageError } from './exitCodes.js';
 
 /**
@@ -40,6 +40,25 @@ export interface BuiltGuard {
   ctx: CallContext;
   /** Plugins composed besides folder-rules (shell and `plugins`), for commands that re-run a policy's own tests. */
   extraPlugins: readonly GuardPlugin[];
+}
+
+/**
+ * The shell plugin's options from a policy: its metacharacter setting, the shell tools it adds
+ * (`shell.tools`) and the tools it declares not to be shell (`shell.notShell`). A tool the policy's own
+ * `tools` table declares with another op is no shell tool either, so both plugins agree on every name.
+ */
+export function shellOptionsOf(policy: CompiledPolicy): ShellOptions {
+  const declared = Object.entries(policy.tools)
+    .filter(([, spec]) => spec.op !== 'shell')
+    .map(([name]) => name);
+  const tools: Record<string, ShellToolSpec | false> = { ...(policy.shell?.tools ?? {}) };
+  for (const name of declared) tools[name] = false;
+  const notShell = [...new Set([...(policy.shell?.notShell ?? []), ...declared])];
+  return {
+    ...(policy.shell?.metacharacters ? { metacharacters: policy.shell.metacharacters } : {}),
+    ...(Object.keys(tools).length > 0 ? { tools } : {}),
+    ...(notShell.length > 0 ? { notShell } : {}),
+  };
 }
 
 function absolute(dir: string, flag: string): string {
@@ -80,7 +99,7 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
   const extraPlugins = options.plugins ?? [];
   // The shell plugin turns shell tools' commands into accesses folder-rules judges like any other; a
   // dialect's metacharacter setting (Hermes `allow_metacharacters`) travels in the compiled policy.
-  const shellPlugin = shell(policy.shell ? { metacharacters: policy.shell.metacharacters } : {});
+  const shellPlugin = shell(shellOptionsOf(policy));
   const guard = createGuard({
     plugins: [shellPlugin, folderRules({ policy }), ...extraPlugins],
     ...(options.disclosure ? { disclosure: options.disclosure } : {}),

@@ -1,5 +1,13 @@
 import type { ToolCall, ToolDescriptor } from '@toolgate/core';
-import { BUILTIN_TOOLS, baseToolName, looksReadOnly, PATH_ARGS, SHELL_TOOLS } from './toolTable.js';
+import {
+  BUILTIN_TOOLS,
+  baseToolName,
+  COMMAND_KEYS,
+  looksReadOnly,
+  NOT_SHELL_TOOLS,
+  PATH_ARGS,
+  SHELL_TOOLS,
+} from './toolTable.js';
 import type { ToolSpec } from './types.js';
 
 export type Classification =
@@ -12,18 +20,49 @@ const PATHISH_KEY = /path|file|dir|folder|dest|source|target/i;
 /** Tool specs learned from MCP annotations and input schemas (`describeTools`). */
 export type LearnedTools = Map<string, ToolSpec>;
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A command-like argument that could hold a command (top level, or one level down: `action.command`). */
+export function carriesCommand(args: Record<string, unknown>, depth = 0): boolean {
+  for (const [key, value] of Object.entries(args)) {
+    if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')
+      continue;
+    if (isPlainObject(value)) {
+      if (depth === 0 && carriesCommand(value, 1)) return true;
+    } else if (COMMAND_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, ''))) return true;
+  }
+  return false;
+}
+
 export function classify(
   call: ToolCall,
   tools: Readonly<Record<string, ToolSpec>>,
   learned: LearnedTools,
+  notShell: readonly string[] = [],
 ): Classification {
   const name = call.tool;
   const base = baseToolName(name);
   // The user's table first, then the built-in one; what a server says about itself (annotations are
-  // hints, not guarantees) only fills in for tools neither knows, so a server cannot relabel `write_file`.
-  const spec = tools[name] ?? tools[base] ?? BUILTIN_TOOLS[name] ?? BUILTIN_TOOLS[base] ?? learned.get(name);
-  if (spec?.op === 'shell' || (spec === undefined && (SHELL_TOOLS.has(name) || SHELL_TOOLS.has(base))))
+  // hints, not guarantees) only fills in for tools neither knows, so a server cannot relabel `write_file`
+  // nor turn a shell tool into a pathless one (`start_process` has no path argument in its schema).
+  const declared = tools[name] ?? tools[base] ?? BUILTIN_TOOLS[name] ?? BUILTIN_TOOLS[base];
+  const safe =
+    NOT_SHELL_TOOLS.has(name) ||
+    NOT_SHELL_TOOLS.has(base) ||
+    notShell.includes(name) ||
+    notShell.includes(base);
+  if (declared?.op === 'shell') return { kind: 'shell' };
+  // A known shell tool, or an undeclared tool that carries a command: the shell plugin analyses it, or it is
+  // denied. `notShell` (the policy's `shell.notShell`) says a tool's command-like argument is not one.
+  if (
+    declared === undefined &&
+    !safe &&
+    (SHELL_TOOLS.has(name) || SHELL_TOOLS.has(base) || carriesCommand(call.args))
+  )
     return { kind: 'shell' };
+  const spec = declared ?? learned.get(name);
   if (spec) return { kind: 'known', spec };
   // Unknown tool: every argument that looks like a path is a path; a write-like name makes them writes.
   const pathArgs = Object.keys(call.args).filter((k) => {

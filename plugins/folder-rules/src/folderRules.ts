@@ -207,13 +207,13 @@ export function folderRules(
     },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
-        const c = classify(call, policy.tools, learned);
+        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
         if (c.kind === 'shell') return accesses;
         const mine = extractAccesses(call.tool, call.args, c.spec, policy, state);
         return mine.length === 0 ? accesses : [...accesses, ...mine];
       });
       hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (call, state): Finding | undefined => {
-        const c = classify(call, policy.tools, learned);
+        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
         if (c.kind === 'shell' && !state.claimed('shell') && !policy.disabled) {
           return {
             action: 'deny',

@@ -27,7 +27,6 @@ export function layerDrafts(base: PolicyDraft, overlay: PolicyDraft): PolicyDraf
     'mode',
     'default',
     'defaults',
-    'shell',
     'unknownTools',
     'rejectTraversal',
     'relativeTo',
@@ -37,6 +36,14 @@ export function layerDrafts(base: PolicyDraft, overlay: PolicyDraft): PolicyDraf
     if (overlay[key] !== undefined) (out as unknown as Record<string, unknown>)[key] = overlay[key];
   }
   if (overlay.tools) out.tools = { ...base.tools, ...overlay.tools };
+  // Field by field, so an overlay that adds shell tools keeps the base's metacharacter mode (and tools).
+  if (overlay.shell)
+    out.shell = {
+      ...base.shell,
+      ...overlay.shell,
+      tools: { ...base.shell?.tools, ...overlay.shell.tools },
+      notShell: [...(base.shell?.notShell ?? []), ...(overlay.shell.notShell ?? [])],
+    };
   if (overlay.tests) out.tests = [...(base.tests ?? []), ...overlay.tests];
   delete out.narrowOnly;
   delete out.agents;

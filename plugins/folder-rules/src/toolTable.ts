@@ -32,7 +32,11 @@ export const PATH_ARGS: readonly string[] = [
   'input_path',
 ];
 
-/** Shell tools: the shell plugin analyses their commands; folder-rules never extracts their args itself. */
+/**
+ * Shell tools: the shell plugin analyses their commands; folder-rules never extracts their args itself, and
+ * denies a call of one that the shell plugin did not claim. The names of @toolgate/shell's KNOWN_TOOLS
+ * (its README cites each host's source); a test in test/attacks keeps the two lists in step.
+ */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   'shell_execute',
   'execute_shell_command',
@@ -42,6 +46,57 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   'Bash',
   'bash',
   'shell',
+  'run_shell_command',
+  'shell_command',
+  'local_shell',
+  'exec_command',
+  'write_stdin',
+  'apply_patch',
+  'run_terminal_cmd',
+  'execute_command',
+  'start_process',
+  'interact_with_process',
+  'execute_bash',
+  'execute_ipython_cell',
+]);
+
+/**
+ * Argument names (compared without case and separators) under which an undeclared tool carries a command:
+ * the same list as @toolgate/shell's `findCommands`, which analyses them. Such a call is a shell call.
+ */
+export const COMMAND_KEYS: ReadonlySet<string> = new Set([
+  'command',
+  'commands',
+  'cmd',
+  'cmds',
+  'cmdline',
+  'commandline',
+  'shellcommand',
+  'bashcommand',
+  'script',
+  'shellscript',
+  'bash',
+  'sh',
+  'code',
+  'argv',
+  'program',
+  'executable',
+  'exe',
+  'binary',
+]);
+
+/**
+ * Tools whose command-like argument is not a command for this machine: @toolgate/shell's KNOWN_NOT_SHELL
+ * (Claude Code `SlashCommand`, `Skill`; file editors whose `command` is the sub-operation beside a `path`).
+ */
+export const NOT_SHELL_TOOLS: ReadonlySet<string> = new Set([
+  'SlashCommand',
+  'Skill',
+  'str_replace_editor',
+  'str_replace_based_edit_tool',
+  'memory',
+  'text_editor',
+  'developer__text_editor',
 ]);
 
 const read: ToolSpec = { op: 'read' };

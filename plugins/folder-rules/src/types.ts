@@ -40,9 +40,31 @@ export interface ToolSpec {
 }
 
 export interface ShellSettings {
-  metacharacters: 'deny' | 'analyse';
+  /** Absent: the shell plugin's default (`analyse`), or the base policy's under an overlay. */
+  metacharacters?: 'deny' | 'analyse';
   allowedPaths?: string[];
   deniedPaths?: string[];
+  /** More shell tools for @toolgate/shell (`{name: {commandArg, form?, cwdArg?, …} | false}`), validated at load. */
+  tools?: Readonly<Record<string, ShellToolEntry | false>>;
+  /** Tools whose command-like argument is not a shell command here: neither analysed as shell nor denied as one. */
+  notShell?: readonly string[];
+}
+
+/** One shell tool as a policy declares it (the shape of @toolgate/shell's `ShellToolSpec`). */
+export interface ShellToolEntry {
+  commandArg: string;
+  form?: 'script' | 'argv' | 'either';
+  cwdArg?: string | string[];
+  envArg?: string;
+  shellArg?: string;
+  loginArg?: string;
+  defaultShell?: string;
+  defaultLogin?: boolean;
+  base?: string;
+  kind?: 'command' | 'input' | 'code' | 'patch';
+  inputFlagArg?: string;
+  applyPatch?: boolean;
+  userArg?: string;
 }
 
 /** A test carried by a policy: the policy ships with its own proof. */

@@ -16,3 +16,4 @@ export type { ArgSpec } from './programs/argv.js';
 export { commandTable } from './programs/table.js';
 export type { ShellOptions, ShellToolSpec } from './shell.js';
 export { shell } from './shell.js';
+export { KNOWN_NOT_SHELL, KNOWN_TOOLS } from './tools/knownTools.js';

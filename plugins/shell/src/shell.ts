@@ -1,14 +1,21 @@
-import { type Access, type CallState, type GuardPlugin, Stage, uncertainAccess } from '@toolgate/core';
-import { extractAccesses } from './effects/extractAccesses.js';
+import type { CallState, GuardPlugin } from '@toolgate/core';
+import { Stage } from '@toolgate/core';
 import type { Extraction } from './effects/extractTypes.js';
 import { compileShellOptions, type ShellOptions } from './shellOptions.js';
+import type { CommandAnalysis } from './tools/analyseCommand.js';
+import { analyseToolCall } from './tools/analyseToolCall.js';
+import { analyseUnknownTool } from './tools/analyseUnknownTool.js';
+import { mergeExtractions as merged } from './tools/mergeExtractions.js';
+import { serverToolName } from './tools/toolName.js';
 
 export type { ShellOptions, ShellToolSpec } from './shellOptions.js';
 
 /**
  * The shell plugin: turns the command of every shell tool call into the accesses it makes (reads, writes,
  * subtrees, with `cd` tracking, nested `bash -c`/`eval`/`$(…)` and wrappers), or uncertain accesses that
- * core denies. It claims `shell` for every call it analysed, so policies can fail closed on calls nobody did.
+ * core denies. Shell tools are the known ones (see `KNOWN_TOOLS`: scripts, argv arrays, working directory,
+ * environment and shell arguments), `options.tools`, and any undeclared tool carrying a command-like
+ * argument. It claims `shell` for every call it analysed, so policies can fail closed on calls nobody did.
  *
  * @example
  * ```ts
@@ -25,51 +32,29 @@ export function shell(options?: ShellOptions): GuardPlugin {
   const byCall = new WeakMap<CallState, Extraction>();
   const needsGuard = opts.metacharacters === 'deny' || opts.unknownCommands !== 'write';
 
+  // Known tools by their own name or their server's (`mcp__desktop-commander__start_process`); any other
+  // tool with a command-like argument is analysed too unless declared `notShell`.
+  function analyse(
+    tool: string,
+    args: Record<string, unknown>,
+    state: CallState,
+  ): CommandAnalysis | undefined {
+    const base = serverToolName(tool);
+    const spec = opts.tools.get(tool) ?? opts.tools.get(base);
+    if (spec) return analyseToolCall(args, spec, state, extractOptions);
+    if (opts.notShell.has(tool) || opts.notShell.has(base)) return undefined;
+    return analyseUnknownTool(args, state, extractOptions);
+  }
+
   return {
     name: 'shell',
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
-        const spec = opts.tools.get(call.tool);
-        if (!spec) return accesses;
+        const analysis = analyse(call.tool, call.args, state);
+        if (!analysis) return accesses;
         state.claim('shell');
-        const out: Access[] = [...accesses];
-        let cwd: string | null = state.ctx.cwd;
-        for (const name of spec.cwdArgs) {
-          if (!Object.hasOwn(call.args, name)) continue;
-          const value = call.args[name];
-          if (typeof value !== 'string' || value === '' || value.includes('\0')) {
-            out.push(
-              uncertainAccess(
-                String(value),
-                'read',
-                `shell:args.${name}`,
-                `the ${name} argument is not a usable path`,
-              ),
-            );
-            cwd = null;
-          } else {
-            const a = state.access(value, 'read', { origin: `shell:args.${name}` });
-            out.push(a);
-            cwd = a.certain ? a.realPath : null;
-          }
-          break;
-        }
-        const command = call.args[spec.commandArg];
-        if (typeof command !== 'string') {
-          out.push(
-            uncertainAccess(
-              String(command),
-              'write',
-              `shell:args.${spec.commandArg}`,
-              `the ${spec.commandArg} argument is missing or not a string`,
-            ),
-          );
-          return out;
-        }
-        const ex = extractAccesses(command, state.ctx, extractOptions, cwd);
-        if (needsGuard) byCall.set(state, ex);
-        out.push(...ex.accesses);
-        return out;
+        if (needsGuard) byCall.set(state, merged(analysis.extractions));
+        return [...accesses, ...analysis.accesses];
       });
 
       if (!needsGuard) return;

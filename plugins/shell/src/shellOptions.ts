@@ -1,19 +1,25 @@
 import { describeValue, ToolgateError } from '@toolgate/core';
 import type { Metacharacters, UnknownCommands } from './effects/extractTypes.js';
+import { compileToolSpec } from './tools/compileToolSpec.js';
+import { KNOWN_NOT_SHELL, KNOWN_TOOLS } from './tools/knownTools.js';
+import type { CompiledToolSpec, ShellToolSpec } from './tools/toolSpec.js';
 
-/** Where a shell tool keeps its command and (optionally) its working directory. */
-export interface ShellToolSpec {
-  commandArg: string;
-  /** Argument(s) naming the working directory; the first present one is used. */
-  cwdArg?: string | readonly string[];
-}
+export type { ShellToolSpec } from './tools/toolSpec.js';
 
 export interface ShellOptions {
   /**
-   * Tools that run shell commands, merged over the defaults (`shell_execute`, `execute_shell_command`,
-   * `terminal`, `shell_exec`, `run_command`, `Bash`, `bash`, all with `command`). `false` removes a default.
+   * Tools that run shell commands, merged over the known ones (`KNOWN_TOOLS`: Claude Code `Bash`, Gemini
+   * CLI `run_shell_command`, Codex `shell` / `local_shell` / `exec_command`, Cursor `run_terminal_cmd`,
+   * Cline and desktop-commander `execute_command`, OpenHands `execute_bash`…). `false` removes one.
    */
   tools?: Readonly<Record<string, ShellToolSpec | false>>;
+  /**
+   * Tools that carry an argument named like a command (`cmd`, `script`, `command`…) but do not run it on
+   * this machine (a database query, a remote container). Every other undeclared tool with such an argument
+   * is analysed as shell, or uncertain. Added to the known ones (`KNOWN_NOT_SHELL`: Claude Code
+   * `SlashCommand`, `Skill`).
+   */
+  notShell?: readonly string[];
   /** Commands not in the table: path-like operands are writes (`write`, default), or the call is `prompt`ed or `deny`ed. */
   unknownCommands?: UnknownCommands;
   /** `deny`: any `$()`, backtick, `<()`, `<<<`, `eval`, `source`/`.` denies the call (Hermes' strict mode). */
@@ -23,22 +29,15 @@ export interface ShellOptions {
 }
 
 export interface CompiledShellOptions {
-  tools: ReadonlyMap<string, { commandArg: string; cwdArgs: readonly string[] }>;
+  tools: ReadonlyMap<string, CompiledToolSpec>;
+  notShell: ReadonlySet<string>;
   unknownCommands: UnknownCommands;
   metacharacters: Metacharacters;
   maxDepth: number;
 }
 
-const DEFAULT_CWD = ['cwd', 'working_directory', 'workdir'];
-export const DEFAULT_TOOLS: Readonly<Record<string, ShellToolSpec>> = {
-  shell_execute: { commandArg: 'command' },
-  execute_shell_command: { commandArg: 'command' },
-  terminal: { commandArg: 'command' },
-  shell_exec: { commandArg: 'command' },
-  run_command: { commandArg: 'command' },
-  Bash: { commandArg: 'command' },
-  bash: { commandArg: 'command' },
-};
+/** The known tools (kept under this name for callers of earlier releases). */
+export const DEFAULT_TOOLS: Readonly<Record<string, ShellToolSpec>> = KNOWN_TOOLS;
 
 function fail(field: string, value: unknown, expected: string): never {
   throw new ToolgateError(
@@ -52,7 +51,7 @@ export function compileShellOptions(options: ShellOptions | undefined): Compiled
   if (options === undefined) options = {};
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail('', options, 'an object');
-  const known = new Set(['tools', 'unknownCommands', 'metacharacters', 'maxDepth']);
+  const known = new Set(['tools', 'notShell', 'unknownCommands', 'metacharacters', 'maxDepth']);
   for (const k of Object.keys(options))
     if (!known.has(k))
       fail(k, (options as Record<string, unknown>)[k], `one of ${[...known].join(', ')} (unknown option)`);
@@ -67,23 +66,22 @@ export function compileShellOptions(options: ShellOptions | undefined): Compiled
     fail('maxDepth', maxDepth, 'an integer from 0 to 64');
   const given = options.tools ?? {};
   if (given === null || typeof given !== 'object' || Array.isArray(given))
-    fail('tools', given, 'an object mapping tool names to { commandArg, cwdArg? }');
-  const tools = new Map<string, { commandArg: string; cwdArgs: readonly string[] }>();
-  for (const [name, spec] of Object.entries({ ...DEFAULT_TOOLS, ...given })) {
+    fail('tools', given, 'an object mapping tool names to { commandArg, … } or false');
+  const tools = new Map<string, CompiledToolSpec>();
+  for (const [name, spec] of Object.entries({ ...KNOWN_TOOLS, ...given })) {
     if (spec === false) continue;
-    if (
-      spec === null ||
-      typeof spec !== 'object' ||
-      typeof spec.commandArg !== 'string' ||
-      spec.commandArg === ''
-    ) {
-      fail(`tools.${name}`, spec, '{ commandArg: string, cwdArg?: string | string[] } or false');
-    }
-    const cwd =
-      spec.cwdArg === undefined ? DEFAULT_CWD : typeof spec.cwdArg === 'string' ? [spec.cwdArg] : spec.cwdArg;
-    if (!Array.isArray(cwd) || cwd.some((c) => typeof c !== 'string' || c === ''))
-      fail(`tools.${name}.cwdArg`, spec.cwdArg, 'a non-empty string or an array of them');
-    tools.set(name, { commandArg: spec.commandArg, cwdArgs: cwd });
+    tools.set(name, compileToolSpec(name, spec, fail));
   }
-  return { tools, unknownCommands, metacharacters, maxDepth };
+  const notShell = options.notShell ?? [];
+  if (!Array.isArray(notShell) || notShell.some((n) => typeof n !== 'string' || n === ''))
+    fail('notShell', notShell, 'a list of tool names');
+  for (const name of notShell)
+    if (tools.has(name)) fail('notShell', name, 'a tool that is not also a shell tool');
+  return {
+    tools,
+    notShell: new Set([...KNOWN_NOT_SHELL, ...notShell]),
+    unknownCommands,
+    metacharacters,
+    maxDepth,
+  };
 }

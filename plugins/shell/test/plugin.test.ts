@@ -188,7 +188,7 @@ describe('shell plugin in a guard', () => {
   it('maps other tool names and arguments', async () => {
     const g = createGuard({
       plugins: [
-        shell({ tools: { exec: { commandArg: 'cmd', cwdArg: 'dir' }, bash: false } }),
+        shell({ tools: { exec: { commandArg: 'cmd', cwdArg: 'dir' }, bash: false }, notShell: ['bash'] }),
         denyUnder([secret]),
       ],
     });
@@ -200,6 +200,14 @@ describe('shell plugin in a guard', () => {
       resolvePrompts: false,
     });
     expect(off.accesses).toEqual([]);
+  });
+
+  it('still analyses a removed tool that carries a command, unless it is declared notShell', async () => {
+    const g = createGuard({ plugins: [shell({ tools: { bash: false } }), denyUnder([secret])] });
+    const d = await g.check({ tool: 'bash', args: { command: 'cat escape/key' } }, ctx, {
+      resolvePrompts: false,
+    });
+    expect(d.action).toBe('deny');
   });
 
   it('with no policy plugin, a shell call that touches paths gets the unguarded answer (deny)', async () => {

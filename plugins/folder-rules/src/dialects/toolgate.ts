@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { configError } from '../configError.js';
 import { defaultSpec, type PolicyDraft } from '../draft.js';
 import { expandVars } from '../expandVars.js';
-import type { PolicyRule } from '../types.js';
+import type { PolicyRule, ShellToolEntry } from '../types.js';
 import type { LoadContext } from './fields.js';
 
 const outcome = z.enum(['allow', 'deny', 'prompt']);
@@ -24,6 +24,26 @@ const toolSpec = z
     op: z.enum(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']),
     pathArgs: z.array(z.string().min(1)).optional(),
     subtree: z.boolean().optional(),
+  })
+  .strict();
+const argName = z.string().min(1);
+// A shell tool the policy adds to @toolgate/shell's table (its `ShellToolSpec`); checked here so a wrong
+// field name fails at load with the file and field, not silently at the first call.
+const shellTool = z
+  .object({
+    commandArg: argName,
+    form: z.enum(['script', 'argv', 'either']).optional(),
+    cwdArg: z.union([argName, z.array(argName).min(1)]).optional(),
+    envArg: argName.optional(),
+    shellArg: argName.optional(),
+    loginArg: argName.optional(),
+    defaultShell: argName.optional(),
+    defaultLogin: z.boolean().optional(),
+    base: argName.optional(),
+    kind: z.enum(['command', 'input', 'code', 'patch']).optional(),
+    inputFlagArg: argName.optional(),
+    applyPatch: z.boolean().optional(),
+    userArg: argName.optional(),
   })
   .strict();
 const test = z
@@ -49,9 +69,13 @@ const layer = z
     hideWriteTools: z.boolean().optional(),
     shell: z
       .object({
-        metacharacters: z.enum(['deny', 'analyse']),
+        metacharacters: z.enum(['deny', 'analyse']).optional(),
         allowedPaths: z.array(z.string()).optional(),
         deniedPaths: z.array(z.string()).optional(),
+        // Entries are checked first by `shellToolsOf` (see `loadToolgate`), so an error names the field
+        // inside the entry rather than the union.
+        tools: z.record(z.string().min(1), z.union([z.literal(false), shellTool])).optional(),
+        notShell: z.array(z.string().min(1)).optional(),
       })
       .strict()
       .optional(),
@@ -63,6 +87,32 @@ const layer = z
 /** The native format: YAML, JSON or TOML. Its JSON Schema is generated from this (see `policySchema`). */
 export const nativeSchema = layer.extend({ agents: z.record(z.string(), layer).optional() }).strict();
 export type NativePolicy = z.infer<typeof nativeSchema>;
+
+/** Checks the policy's shell tools one by one: an error names `shell.tools.<name>.<field>` and the value. */
+function shellToolsOf(
+  tools: Record<string, unknown>,
+  file: string,
+  field: string,
+): Record<string, ShellToolEntry | false> {
+  const out: Record<string, ShellToolEntry | false> = {};
+  for (const [name, spec] of Object.entries(tools)) {
+    if (spec === false) {
+      out[name] = false;
+      continue;
+    }
+    const parsed = shellTool.safeParse(spec);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      let value: unknown = spec;
+      for (const k of issue?.path ?? [])
+        value = (value as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey];
+      const inner = issue?.path.length ? `.${issue.path.join('.')}` : '';
+      throw configError(file, `${field}.${name}${inner}`, value, issue?.message ?? 'invalid shell tool');
+    }
+    out[name] = parsed.data;
+  }
+  return out;
+}
 
 function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx: LoadContext): PolicyDraft {
   const draft: PolicyDraft = { dialect: 'toolgate', source: file };
@@ -98,7 +148,45 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   if (data.rejectTraversal !== undefined) draft.rejectTraversal = data.rejectTraversal;
   if (data.relativeTo) draft.relativeTo = data.relativeTo;
   if (data.hideWriteTools !== undefined) draft.hideWriteTools = data.hideWriteTools;
-  if (data.shell) draft.shell = data.shell;
+  if (data.shell) {
+    const { tools, ...rest } = data.shell;
+    // Without `metacharacters` the mode is the base policy's (under an overlay) or the plugin's default.
+    draft.shell = {
+      ...rest,
+      ...(tools ? { tools: shellToolsOf(tools, file, `${prefix}shell.tools`) } : {}),
+    };
+    // Both lists only ever widen (fewer calls analysed as shell): a narrowOnly overlay may not use them.
+    const removed = Object.entries(tools ?? {}).find(([, spec]) => spec === false);
+    if (data.narrowOnly && removed)
+      throw configError(
+        file,
+        `${prefix}shell.tools.${removed[0]}`,
+        false,
+        'a narrowOnly overlay cannot remove a shell tool',
+      );
+    if (data.narrowOnly && (data.shell.notShell?.length ?? 0) > 0)
+      throw configError(
+        file,
+        `${prefix}shell.notShell`,
+        data.shell.notShell,
+        'a narrowOnly overlay cannot declare tools notShell',
+      );
+    for (const name of data.shell.notShell ?? [])
+      if (data.shell.tools?.[name])
+        throw configError(
+          file,
+          `${prefix}shell.notShell`,
+          name,
+          'a tool cannot be both in shell.tools and in notShell',
+        );
+    // folder-rules classifies them as shell tools too: a call the shell plugin did not claim is denied.
+    const added = Object.entries(draft.shell.tools ?? {}).filter(([, spec]) => spec !== false);
+    if (added.length > 0)
+      draft.tools = {
+        ...Object.fromEntries(added.map(([name]) => [name, { op: 'shell' as const }])),
+        ...draft.tools,
+      };
+  }
   if (data.narrowOnly !== undefined) draft.narrowOnly = data.narrowOnly;
   if (data.tests) {
     draft.tests = data.tests.map((t, i) => ({
@@ -112,7 +200,24 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   return draft;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Checks the shell tools of the policy and of each agent overlay before the whole schema does. */
+function precheckShellTools(data: unknown, file: string): void {
+  if (!isRecord(data)) return;
+  const layers: Array<[string, unknown]> = [['', data]];
+  if (isRecord(data.agents))
+    for (const [name, o] of Object.entries(data.agents)) layers.push([`agents.${name}.`, o]);
+  for (const [prefix, layer] of layers) {
+    if (!isRecord(layer) || !isRecord(layer.shell) || !isRecord(layer.shell.tools)) continue;
+    shellToolsOf(layer.shell.tools, file, `${prefix}shell.tools`);
+  }
+}
+
 export function loadToolgate(data: unknown, file: string, ctx: LoadContext): PolicyDraft {
+  precheckShellTools(data, file);
   const parsed = nativeSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
