@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './corpus/index.js';
-import { knownGaps } from './corpus/knownGaps.js';
+import { knownGapList } from './corpus/knownGaps.js';
 import { formatReport, gapKey } from './report.js';
 import { judgeCommand, missingPrograms, pool, type Verdict } from './runOracle.js';
 import { buildTemplate, snapshotTree } from './scratchTree.js';
@@ -15,6 +15,9 @@ import type { Shell } from './traceCommand.js';
 // by what toolgate's shell extraction reported for it, or toolgate must have said uncertain.
 
 const SHELLS: Shell[] = ['bash', 'dash'];
+const knownGaps = new Map(
+  knownGapList.flatMap((g) => g.shells.map((shell): [string, string] => [gapKey(g.cmd, shell), g.reason])),
+);
 const CONCURRENCY = 2;
 const TIMEOUT_MS = 10_000;
 
@@ -51,6 +54,12 @@ describe('differential oracle: the kernel says what a command touched', () => {
   it('has a corpus of at least 300 distinct commands', () => {
     expect(new Set(corpus).size).toBe(corpus.length);
     expect(corpus.length).toBeGreaterThanOrEqual(300);
+  });
+
+  it('lists known gaps only for commands of the corpus, once each', () => {
+    const strays = knownGapList.filter((g) => !corpus.includes(g.cmd)).map((g) => g.cmd);
+    expect(strays.length, strays.join('\n')).toBe(0);
+    expect(knownGaps.size).toBe(knownGapList.reduce((n, g) => n + g.shells.length, 0));
   });
 
   it('ran every command to completion (none hit the timeout)', () => {

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CallContext } from '@toolgate/core';
 import { extractAccesses } from '@toolgate/shell';
@@ -135,13 +136,20 @@ export async function judgeCommand(
       path: k.path.replace(tree.root, '<tree>'),
       named: k.named.replace(tree.root, '<tree>'),
     }));
+  // Removed as it goes (in the background of the next run): 1000 trees and their logs are ~70,000 files,
+  // which one rm at the end takes minutes to delete on a loaded machine. ORACLE_KEEP=1 keeps them.
+  if (!process.env.ORACLE_KEEP)
+    await Promise.all([
+      rm(dir, { recursive: true, force: true }),
+      rm(logDir, { recursive: true, force: true }),
+    ]);
   return {
     cmd: template,
     shell,
     uncertain: extraction.uncertain,
     claimed: extraction.accesses.map(
       (a) =>
-        `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.certain ? (a.realPath ?? '').replace(tree.root, '<tree>') : `? ${a.reason ?? ''}`}`,
+        `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.certain ? (a.realPath ?? '').replaceAll(tree.root, '<tree>') : `? ${(a.reason ?? '').replaceAll(tree.root, '<tree>')}`}`,
     ),
     uncovered: shown(checked.filter((k) => !covered(k))),
     uncoveredStats: shown(inTree.filter((k) => k.op === 'stat' && !covered(k))),

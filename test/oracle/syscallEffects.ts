@@ -52,7 +52,8 @@ const TABLE: Record<string, PathArg[]> = {
   creat: [W(null, 0, true)],
   execve: [{ dir: null, path: 0, op: 'read', follow: true }],
   execveat: [{ dir: 0, path: 1, op: 'read', follow: true }],
-  chdir: [{ dir: null, path: 0, op: 'list', follow: true }],
+  // cd reads nothing (a search-permission check); the paths used after it are judged on their own.
+  chdir: [{ dir: null, path: 0, op: 'stat', follow: true }],
   truncate: [W(null, 0, true)],
   unlink: [W(null, 0)],
   unlinkat: [W(0, 1)],
@@ -113,7 +114,9 @@ function stripDeleted(p: string): string {
 function openOp(flags: string): KernelOp {
   if (/\bO_PATH\b/.test(flags)) return 'stat';
   if (/\bO_(WRONLY|RDWR|CREAT|TRUNC|APPEND)\b/.test(flags)) return 'write';
-  if (/\bO_DIRECTORY\b/.test(flags)) return 'list';
+  // Opening a directory reads nothing: find opens its start directory only to return to it. Listing it is
+  // the getdents64 on the descriptor, which `listedDirectory` reports.
+  if (/\bO_DIRECTORY\b/.test(flags)) return 'stat';
   return 'read';
 }
 
@@ -146,6 +149,14 @@ export function syscallEffects(line: SyscallLine, cwd: string): RawEffect[] {
     out.push(effect);
   }
   return out;
+}
+
+/** The directory a successful getdents/getdents64 listed (names were returned), or `null`. */
+export function listedDirectory(line: SyscallLine): string | null {
+  if (line.name !== 'getdents64' && line.name !== 'getdents') return null;
+  if (!(Number.parseInt(line.ret, 10) > 0)) return null;
+  const p = fdPath(line.args[0]);
+  return p === null ? null : stripDeleted(p);
 }
 
 /** The directory a successful chdir/fchdir moves the process to, or `null`. */

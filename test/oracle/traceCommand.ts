@@ -3,7 +3,14 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { resolveKernelPath } from './resolveKernelPath.js';
 import { parseStraceLine, type SyscallLine } from './straceLine.js';
-import { chdirTarget, childPid, fdcwdOf, type KernelOp, syscallEffects } from './syscallEffects.js';
+import {
+  chdirTarget,
+  childPid,
+  fdcwdOf,
+  type KernelOp,
+  listedDirectory,
+  syscallEffects,
+} from './syscallEffects.js';
 
 export type Shell = 'bash' | 'dash';
 
@@ -39,7 +46,16 @@ export interface TraceOptions {
 // -ff: one log per process, so no line is split into `<unfinished …>`/`resumed`; -y: the kernel's path for
 // every descriptor (AT_FDCWD included), so relative *at calls resolve without replaying the cwd;
 // --seccomp-bpf: only the traced syscalls stop the tracee (measured here: ~20% less CPU per run).
-const STRACE_ARGS = ['-ff', '-qq', '-y', '--seccomp-bpf', '-s', '65535', '-e', 'trace=%file,%process,fchdir'];
+const STRACE_ARGS = [
+  '-ff',
+  '-qq',
+  '-y',
+  '--seccomp-bpf',
+  '-s',
+  '65535',
+  '-e',
+  'trace=%file,clone,clone3,fork,vfork,fchdir,getdents,getdents64',
+];
 
 /**
  * Runs `<shell> -c command` under `strace -f` in its own process group, killed (the whole group) after the
@@ -126,11 +142,12 @@ function readLogs(dir: string, rootCwd: string): KernelAccess[] {
       cwd = fdcwdOf(line) ?? cwd;
       const effects = syscallEffects(line, cwd).map((e) => {
         const path = e.real ?? resolveKernelPath(e.named, e.follow);
-        // A read-only open of a directory without O_DIRECTORY (find saving its cwd, df, fsync of a dir)
-        // can only list it: a directory has no contents to read but its names.
-        const op = e.op === 'read' && line.name.startsWith('open') && isDirectory(path) ? 'list' : e.op;
+        // A read-only open of a directory without O_DIRECTORY (df, fsync of a dir) reads nothing either.
+        const op = e.op === 'read' && line.name.startsWith('open') && isDirectory(path) ? 'stat' : e.op;
         return { op, path, named: e.named, syscall: line.name };
       });
+      const listed = listedDirectory(line);
+      if (listed !== null) effects.push({ op: 'list', path: listed, named: listed, syscall: line.name });
       const [from, to] = effects;
       if (line.name.startsWith('rename') && from && to) out.push({ ...from, renamedTo: to.path }, to);
       else out.push(...effects);
