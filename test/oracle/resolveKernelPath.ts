@@ -29,7 +29,8 @@ export function resolveKernelPath(path: string, follow: boolean, hops = 0): stri
       continue;
     }
     const target = readlinkSync(next);
-    cur = resolveKernelPath(target.startsWith('/') ? target : join(cur, target), true, hops + 1);
+    // Concatenated, not path.join: join would apply a `..` in the target lexically, before its links.
+    cur = resolveKernelPath(target.startsWith('/') ? target : `${cur}/${target}`, true, hops + 1);
   }
   return cur;
 }
