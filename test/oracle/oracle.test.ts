@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpus } from './corpus/index.js';
+import { corpus, corpusGroups } from './corpus/index.js';
 import { knownGapList } from './corpus/knownGaps.js';
 import { formatReport, gapKey } from './report.js';
 import { judgeCommand, missingPrograms, pool, type Verdict } from './runOracle.js';
@@ -41,7 +41,7 @@ beforeAll(async () => {
     ),
   );
   verdicts = await pool(tasks, CONCURRENCY);
-  process.stdout.write(formatReport(verdicts));
+  process.stdout.write(formatReport(verdicts, corpusGroups));
   // For whoever triages gaps: the full verdicts as JSON.
   if (process.env.ORACLE_REPORT) writeFileSync(process.env.ORACLE_REPORT, JSON.stringify(verdicts, null, 1));
 }, 900_000);

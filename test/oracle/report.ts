@@ -1,6 +1,14 @@
 import type { Verdict } from './runOracle.js';
 import type { Shell } from './traceCommand.js';
 
+function mix(verdicts: readonly Verdict[]): string {
+  const uncertain = verdicts.filter((v) => v.uncertain).length;
+  const uncovered = verdicts.filter((v) => v.uncovered.length > 0).length;
+  const certain = verdicts.length - uncertain - uncovered;
+  const pct = (n: number) => `${((100 * n) / Math.max(1, verdicts.length)).toFixed(1)}%`;
+  return `certain-and-covered ${certain} (${pct(certain)}), uncertain ${uncertain} (${pct(uncertain)}), uncovered ${uncovered} (${pct(uncovered)})`;
+}
+
 /** The key of a known gap: the corpus command (with placeholders) under one shell. */
 export function gapKey(cmd: string, shell: Shell): string {
   return `${shell}\t${cmd}`;
@@ -11,7 +19,7 @@ export function gapKey(cmd: string, shell: Shell): string {
  * apart, and the mix of certain-and-covered / uncertain / uncovered runs — an oracle that is only ever
  * "covered because uncertain" proves nothing, so the mix is printed on every run.
  */
-export function formatReport(verdicts: readonly Verdict[]): string {
+export function formatReport(verdicts: readonly Verdict[], groups: Record<string, string[]> = {}): string {
   const lines: string[] = ['', '== differential oracle =='];
   for (const v of verdicts) {
     if (v.uncovered.length === 0) continue;
@@ -28,13 +36,22 @@ export function formatReport(verdicts: readonly Verdict[]): string {
         .join(', ')}`,
     );
   }
-  const uncertain = verdicts.filter((v) => v.uncertain).length;
-  const uncovered = verdicts.filter((v) => v.uncovered.length > 0).length;
-  const certain = verdicts.length - uncertain - uncovered;
-  const pct = (n: number) => `${((100 * n) / Math.max(1, verdicts.length)).toFixed(1)}%`;
-  lines.push(
-    `mix over ${verdicts.length} runs: certain-and-covered ${certain} (${pct(certain)}), uncertain ${uncertain} (${pct(uncertain)}), uncovered ${uncovered} (${pct(uncovered)})`,
-    '',
-  );
+  lines.push(`mix over ${verdicts.length} runs: ${mix(verdicts)}`);
+  for (const [name, cmds] of Object.entries(groups)) {
+    const mine = verdicts.filter((v) => cmds.includes(v.cmd));
+    lines.push(`  ${name} (${mine.length} runs): ${mix(mine)}`);
+  }
+  // An everyday command toolgate cannot analyse is denied: a false deny, a defect like a bypass.
+  const everyday = Object.entries(groups)
+    .filter(([name]) => !name.startsWith('attacks'))
+    .flatMap(([, cmds]) => cmds);
+  const denied = new Map<string, string>();
+  for (const v of verdicts) {
+    if (!v.uncertain || !everyday.includes(v.cmd)) continue;
+    denied.set(v.cmd, v.claimed.find((c) => c.includes(' ? ')) ?? '');
+  }
+  if (denied.size > 0) lines.push(`everyday commands toolgate says uncertain (denied): ${denied.size}`);
+  for (const [cmd, why] of denied) lines.push(`  ${cmd}   -- ${why}`);
+  lines.push('');
   return lines.join('\n');
 }

@@ -152,7 +152,10 @@ export async function judgeCommand(
         `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.certain ? (a.realPath ?? '').replaceAll(tree.root, '<tree>') : `? ${(a.reason ?? '').replaceAll(tree.root, '<tree>')}`}`,
     ),
     uncovered: shown(checked.filter((k) => !covered(k))),
-    uncoveredStats: shown(inTree.filter((k) => k.op === 'stat' && !covered(k))),
+    // bash checks $PWD and its parents at startup: the shell's own, not the command's.
+    uncoveredStats: shown(
+      inTree.filter((k) => k.op === 'stat' && k.path !== tree.ws && k.path !== tree.root && !covered(k)),
+    ),
     touched: checked.length,
     exitCode: run.exitCode,
     timedOut: run.timedOut,
