@@ -20,7 +20,7 @@ const knownGaps = new Map(
 );
 // Two runs at a time: the machine's 2 cores are shared (ORACLE_CONCURRENCY overrides on a bigger one).
 const CONCURRENCY = Number(process.env.ORACLE_CONCURRENCY) || 2;
-const TIMEOUT_MS = 10_000;
+const TIMEOUT_MS = 20_000;
 
 let root: string;
 let verdicts: Verdict[] = [];
