@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The differential oracle (test/oracle) runs commands for real under bash and dash, traced by strace, and its
+# corpus uses these programs; a missing one makes the oracle test fail, never skip. So `pnpm test` installs
+# them on a fresh Debian machine: apt-get only when something is missing (a second run installs nothing), and
+# through sudo when not root.
+set -euo pipefail
+PKGS="strace dash git curl wget jq sqlite3 zip unzip xxd file bsdextrautils make perl python3 openssh-client binutils"
+BINS="strace dash git curl wget jq sqlite3 zip unzip xxd file column make perl python3 ssh strings"
+missing=""
+for bin in $BINS; do command -v "$bin" >/dev/null 2>&1 || missing="$missing $bin"; done
+[ -z "$missing" ] && exit 0
+echo "test tools missing:$missing — installing with apt-get" >&2
+if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $PKGS >/dev/null
