@@ -8,6 +8,7 @@ import {
   resolvePath,
   uncertainAccess,
 } from '@toolgate/core';
+import { BudgetExceeded, tick } from '../lex/budget.js';
 import { findMetacharacters } from '../lex/findMetacharacters.js';
 import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
@@ -28,6 +29,7 @@ import {
   type ShellState,
   union,
   type VarValue,
+  widen,
   writableFuncs,
   writableVars,
 } from '../state/shellState.js';
@@ -37,6 +39,7 @@ import { PlannedChanges } from './plannedChanges.js';
 import { readBounded, writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
 
+const MAX_ACCESSES = 20_000;
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const PLAIN = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
@@ -80,9 +83,13 @@ export class Analyser {
 
   // ---------- accesses ----------
 
-  push(a: Access): void {
+  /** Records an access once; `final`: the closing access of an analysis, exempt from the size bound. */
+  push(a: Access, final = false): void {
     const key = `${a.op}\0${a.scope}\0${a.path}\0${a.realPath}\0${a.origin}\0${a.certain}\0${a.onLink ? 1 : 0}`;
     if (this.seen.has(key)) return;
+    // A size bound beside the time bound: past it the answer is uncertain anyway.
+    if (this.seen.size >= MAX_ACCESSES && !final)
+      throw new BudgetExceeded(`more than ${MAX_ACCESSES} accesses`);
     this.seen.add(key);
     this.accesses.push(a);
     this.commandOf.set(a, this.commandSeq);
@@ -337,6 +344,7 @@ export class Analyser {
   }
 
   expand(raw: string, depth: number): Field[] {
+    tick();
     // Most words are plain: nothing to expand, quote or glob.
     if (PLAIN.test(raw)) return [{ value: raw, raw, glob: -1, tilde: false }];
     let ex: Expanded;
@@ -431,16 +439,23 @@ export class Analyser {
   }
 
   private loop(body: () => void): void {
-    // Zero, one or more iterations: two passes reach what a loop can change; more change ⇒ unknown.
-    this.alternatives([body], true);
-    const once = cloneState(this.state);
-    this.alternatives([body], true);
-    if (this.state.cwds.length !== once.cwds.length) this.state.cwds = union(this.state.cwds, [null]);
-    for (const [n, v] of this.state.vars) {
-      const before = once.vars.get(n);
-      if (v !== before && !(Array.isArray(v) && Array.isArray(before) && v.length === before.length)) {
-        writableVars(this.state).set(n, null);
+    // Zero, one or more iterations, by widening rather than unrolling: run the body, and while the merged
+    // end state differs from the start, make what changed unknown and run it again from there. Values only
+    // ever move towards unknown, so this stops; and a nested loop's second pass starts from an already
+    // widened state, where it needs one pass — nesting costs O(n²) body runs, not 2ⁿ.
+    let start = cloneState(this.state);
+    for (let step = 0; ; step++) {
+      // Cannot happen by the argument above; if it ever did, fail closed rather than spin.
+      if (step > 64) throw new BudgetExceeded('a loop did not reach a fixpoint');
+      this.state = cloneState(start);
+      body();
+      const end = merge([start, this.state]);
+      const widened = widen(start, end, step);
+      if (widened === start) {
+        this.state = end;
+        return;
       }
+      start = widened;
     }
   }
 
@@ -466,6 +481,7 @@ export class Analyser {
   }
 
   run(node: Node, src: string, depth: number): void {
+    tick();
     switch (node.t) {
       case 'cmd':
         this.command(node, src, depth);

@@ -9,6 +9,11 @@ export interface ExtractOptions {
   unknownCommands?: UnknownCommands;
   /** How deep `bash -c`, `eval`, `$(…)` may nest before the rest is uncertain (default 8). */
   maxDepth?: number;
+  /**
+   * Time budget of the analysis in milliseconds (default 50): past it the call gets one uncertain access whose
+   * reason starts with `SHELL_BUDGET`, never a hang.
+   */
+  budget?: number;
   /** Origin prefix for accesses, default `shell`. */
   originPrefix?: string;
   /**

@@ -1,4 +1,5 @@
 import type { HeredocBody } from '../parse/ast.js';
+import { tick } from './budget.js';
 import { ShellParseError } from './parseError.js';
 import { skipAnsi, skipBacktick, skipBrace, skipParen, skipSingle } from './scanNested.js';
 
@@ -195,6 +196,8 @@ export function lex(src: string): Lexed {
       i++;
       continue;
     }
+    // A megabyte of words must not outlast the budget before the walk even starts.
+    tick();
     if (c === '\\' && src[i + 1] === '\n') {
       i += 2;
       continue;

@@ -76,3 +76,45 @@ export function merge(states: ShellState[]): ShellState {
 }
 
 /** Walks a parsed script with the state a shell would have, turning every command into accesses. */
+
+/**
+ * One widening step of a loop: `start` itself when `end` (start merged with the state after one more pass)
+ * adds nothing to it, else a copy of `start` in which every variable that changed is unknown and, if the
+ * cwd moved, the places it reached (from the second step on also an unknown one). Each step makes at least
+ * one more thing unknown, so a loop reaches a fixpoint within (variables + 3) passes.
+ */
+export function widen(start: ShellState, end: ShellState, step: number): ShellState {
+  let out: ShellState | undefined;
+  const copy = (): ShellState => {
+    out ??= cloneState(start);
+    return out;
+  };
+  // An unknown cwd alone already stands for every place, whatever the body does.
+  const top = start.cwds.length === 1 && start.cwds[0] === null;
+  if (!top && end.cwds !== start.cwds && end.cwds.some((c) => !start.cwds.includes(c))) {
+    // First change: every place seen so far (`cd /x` in a loop ends there). Still moving after that (`cd sub`
+    // walks ever deeper): also unknown; and then unknown outright, so this takes at most three steps.
+    const o = copy();
+    const seen = union(start.cwds, end.cwds);
+    o.cwds = step === 0 ? seen : start.cwds.includes(null) ? [null] : union(seen, [null]);
+    if (o.cwds.length > 8) o.cwds = [null];
+  }
+  if (end.vars !== start.vars) {
+    for (const [n, v] of end.vars) {
+      const before = start.vars.get(n);
+      if (v === before || (v === null && before === null)) continue;
+      if (Array.isArray(v) && Array.isArray(before) && sameList(v, before)) continue;
+      writableVars(copy()).set(n, null);
+    }
+    for (const n of start.vars.keys()) if (!end.vars.has(n)) writableVars(copy()).set(n, null);
+  }
+  if (end.funcs !== start.funcs) {
+    for (const [n, cd] of end.funcs)
+      if (start.funcs.get(n) !== cd) writableFuncs(copy()).set(n, cd || (start.funcs.get(n) ?? false));
+  }
+  return out ?? start;
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
