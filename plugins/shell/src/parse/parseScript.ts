@@ -36,7 +36,12 @@ export function parseScript(src: string, mode: ParseMode = 'auto'): Script {
     // One bash-parser call (its per-call cost is high) over the text with the simple parts blanked out;
     // each top-level part yields one list item, so the items interleave back by position.
     const chunks = splitTopLevel(lexed.tokens, src);
-    root = splitParse(lexed, src, chunks) ?? (checkBudget(), fullParse(lexed, src));
+    const split = splitParse(lexed, src, chunks);
+    if (split) root = split;
+    else {
+      checkBudget();
+      root = fullParse(lexed, src);
+    }
   }
   const script: Script = { src, root, heredocs: lexed.heredocs, fast };
   if (mode === 'auto') cache.set(src, script);
