@@ -33,6 +33,7 @@ import {
   writableFuncs,
   writableVars,
 } from '../state/shellState.js';
+import { tildeMeaning } from '../state/tildePrefix.js';
 import { CommandCx } from './commandCx.js';
 import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
 import { PlannedChanges } from './plannedChanges.js';
@@ -154,22 +155,24 @@ export class Analyser {
       );
       return;
     }
-    // `~+` and `~-` are the shell's current and previous directories, which a `cd` here has changed.
-    if (tilde && this.cdHappened && /^~[+-](\/|$)/.test(value)) {
-      if (value[1] === '-') {
-        this.push(
-          uncertainAccess(
-            f.raw,
-            op,
-            full,
-            '~- is the directory before a cd of this command',
-            o.scope ?? 'path',
-          ),
-        );
+    if (tilde) {
+      // `~`, `~+`, `~-` read $HOME, $PWD, $OLDPWD as this script left them.
+      const t = tildeMeaning(value, this.state.vars, this.lookup, this.cdHappened);
+      if (t.kind === 'uncertain') {
+        this.push(uncertainAccess(f.raw, op, full, t.reason, o.scope ?? 'path'));
         return;
       }
-      value = `.${value.slice(2)}`;
-      tilde = false;
+      if (t.kind === 'values') {
+        for (const v of t.values) {
+          const glob = f.glob >= 0 ? f.glob + v.length - value.length : -1;
+          this.emit({ ...f, value: v, tilde: false, glob }, op, origin, o);
+        }
+        return;
+      }
+      if (t.kind === 'cwd') {
+        value = `.${t.rest}`;
+        tilde = false;
+      } else if (t.kind === 'literal') tilde = false;
     }
     let scope = o.scope ?? 'path';
     let followFinal = o.followFinal ?? true;
@@ -310,7 +313,6 @@ export class Analyser {
       const c = this.state.cwds;
       return c.length === 1 && c[0] !== null ? [c[0]!] : null;
     }
-    if (name === 'OLDPWD' && this.cdHappened) return null;
     if (this.envMode === 'other-user' && (name === 'HOME' || name === 'USER' || name === 'LOGNAME'))
       return null;
     if (this.envMode === 'clean') return undefined;
@@ -625,9 +627,7 @@ export class Analyser {
       const r = expandAssignment(valueText, this.lookup);
       for (const n of r.nested) this.nestedScript(n.text, depth + 1, n.origin, true);
       let values = r.values;
-      if (values && valueText.startsWith('~')) {
-        values = values.map((v) => expandPath(v, this.ctx, { vars: false }).value);
-      }
+      if (values && valueText.startsWith('~')) values = this.assignedTilde(values);
       if (text.includes('+=') || text.includes('[')) values = null;
       temp.push([name, values]);
     }
@@ -656,11 +656,31 @@ export class Analyser {
     const fields: Field[] = [];
     for (const w of node.words) fields.push(...this.expand(this.text(w, src), depth));
     this.redirects(node.redirects, src, depth);
+    // The command itself runs with the new values in its environment: a child shell (`HOME=/etc bash -c
+    // 'cat ~/shadow'`) expands `~` from them, as does `cd` with no operand.
+    for (const [n, v] of temp) writableVars(this.state).set(n, v);
+    this.exec(fields, depth);
     for (const [n, v] of saved) {
       if (v === undefined) writableVars(this.state).delete(n);
       else writableVars(this.state).set(n, v);
     }
-    this.exec(fields, depth);
+  }
+
+  /** `X=~/a`: the tilde prefix of an assigned value, expanded from the state as it is now; `null` if unknown. */
+  private assignedTilde(values: string[]): string[] | null {
+    const out: string[] = [];
+    for (const v of values) {
+      const t = tildeMeaning(v, this.state.vars, this.lookup, this.cdHappened);
+      if (t.kind === 'uncertain') return null;
+      if (t.kind === 'values') out.push(...t.values);
+      else if (t.kind === 'literal') out.push(v);
+      else if (t.kind === 'cwd') {
+        const pwd = this.lookup('PWD');
+        if (!pwd) return null;
+        out.push(...pwd.map((p) => p + t.rest));
+      } else out.push(expandPath(v, this.ctx, { vars: false }).value);
+    }
+    return out;
   }
 
   /**
@@ -734,6 +754,11 @@ export class Analyser {
 
   chdir(target: Field | null, cdpath = false): void {
     this.cdHappened = true;
+    // cd sets OLDPWD to the old $PWD and PWD to where it lands (the tracked cwd, read through lookup).
+    const oldPwd = this.lookup('PWD');
+    const vars = writableVars(this.state);
+    vars.set('OLDPWD', oldPwd === undefined ? null : oldPwd);
+    vars.delete('PWD');
     // `cd name` searches $CDPATH first: where it lands is not known.
     if (
       cdpath &&

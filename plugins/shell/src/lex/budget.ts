@@ -26,9 +26,12 @@ export function endBudget(saved: { deadline: number; limitMs: number }): void {
   limitMs = saved.limitMs;
 }
 
-/** Reads the clock now: throws `BudgetExceeded` past the deadline. */
-export function checkBudget(): void {
-  if (performance.now() > deadline) {
+/**
+ * Reads the clock now: throws `BudgetExceeded` past the deadline, or when a step about to start that cannot
+ * be interrupted (one bash-parser call) is expected to take `expectedMs` and would end past it.
+ */
+export function checkBudget(expectedMs = 0): void {
+  if (performance.now() + expectedMs > deadline) {
     throw new BudgetExceeded(`the analysis took longer than its budget of ${limitMs} ms`);
   }
 }
@@ -36,4 +39,12 @@ export function checkBudget(): void {
 /** Called on every step of the walk; reads the clock only every 64 steps, so a step stays cheap. */
 export function tick(): void {
   if ((++ticks & 63) === 0) checkBudget();
+}
+
+/**
+ * Moves the deadline back by `ms`: for one-time costs that are not the analysis of this command (the first
+ * bash-parser call of the process compiles its grammar, ~15–200 ms).
+ */
+export function extendBudget(ms: number): void {
+  deadline += ms;
 }
