@@ -25,6 +25,7 @@ import {
 } from '../state/expandWord.js';
 import {
   cloneState,
+  type FuncDef,
   merge,
   type ShellState,
   union,
@@ -68,6 +69,8 @@ export class Analyser {
   private readonly memo = new Map<string, ResolvedPath>();
   // Directories found real during this extraction (one call): later paths in them cost one lstat.
   private readonly realDirs = new Set<string>();
+  /** One frame per function being called: the values its `local` variables hid. */
+  private readonly locals: Map<string, VarValue | undefined>[] = [];
   private state: ShellState;
   readonly maxDepth: number;
   private readonly prefix: string;
@@ -322,9 +325,29 @@ export class Analyser {
     return undefined;
   };
 
-  setVar(name: string, values: readonly string[] | null): void {
+  /**
+   * Sets a variable; `'unset'` removes it. `local`: only until the function being called returns (the value
+   * before the call comes back then).
+   */
+  setVar(name: string, values: readonly string[] | null | 'unset', local = false): void {
     this.dangerous(name);
+    const frame = this.locals[this.locals.length - 1];
+    if (local && frame && !frame.has(name)) frame.set(name, this.state.vars.get(name));
     writableVars(this.state).set(name, values);
+  }
+
+  dropFunction(name: string): void {
+    if (this.state.funcs.has(name)) writableFuncs(this.state).delete(name);
+  }
+
+  /** `export -f NAME`: child shells see the function. */
+  exportFunction(name: string): void {
+    const defs = this.state.funcs.get(name);
+    if (defs)
+      writableFuncs(this.state).set(
+        name,
+        defs.map((d) => ({ ...d, exported: true })),
+      );
   }
 
   /** Variables that make programs run or load code of their choosing, or change how words split. */
@@ -369,6 +392,7 @@ export class Analyser {
     via: string,
     isolated: boolean,
     positional?: readonly Field[],
+    newProcess = false,
   ): void {
     if (depth > this.maxDepth) {
       this.uncertain(text, 'write', via, `nested code deeper than ${this.maxDepth} levels`);
@@ -385,6 +409,16 @@ export class Analyser {
     for (const m of findMetacharacters(text))
       if (!this.metacharacters.includes(m)) this.metacharacters.push(m);
     const saved = isolated ? cloneState(this.state) : undefined;
+    if (newProcess) {
+      // Another shell process (`bash -c`) knows only exported functions; the rest are programs there.
+      for (const [n, defs] of this.state.funcs) {
+        const exported = defs.filter((d) => d.exported);
+        if (exported.length !== defs.length)
+          exported.length === 0
+            ? writableFuncs(this.state).delete(n)
+            : writableFuncs(this.state).set(n, exported);
+      }
+    }
     if (positional) {
       // `bash -c SCRIPT NAME ARGS…`: $0 is NAME, $1… the ARGS; past them the parameters are empty.
       for (let k = 0; k <= 9; k++) {
@@ -590,14 +624,15 @@ export class Analyser {
         return;
       }
       case 'func': {
-        // Analysed where defined, with unknown arguments; a call only matters if the body changes the cwd.
+        // Analysed where it is called, with the state there (what `~`, `$X` or the cwd mean then) — and
+        // here as well, in a subshell, with unknown arguments: a persistent shell may call it later.
         const saved = cloneState(this.state);
         this.redirects(node.redirects, src, depth);
         this.run(node.body, src, depth);
-        const cd =
-          this.state.cwds.length !== saved.cwds.length || this.state.cwds.some((c, k) => c !== saved.cwds[k]);
         this.state = saved;
-        writableFuncs(this.state).set(node.name, cd);
+        writableFuncs(this.state).set(node.name, [
+          { body: node.body, src, redirects: node.redirects, exported: false },
+        ]);
         return;
       }
       case 'not': {
@@ -731,8 +766,9 @@ export class Analyser {
         return;
       }
     }
-    if (this.state.funcs.has(name)) {
-      if (this.state.funcs.get(name)) this.state.cwds = [null];
+    const defs = this.state.funcs.get(name);
+    if (defs) {
+      this.callFunction(name, defs, args, depth);
       return;
     }
     const handler = commandTable.get(name);
@@ -742,6 +778,42 @@ export class Analyser {
       return;
     }
     handler(this.context(name, args, depth));
+  }
+
+  /**
+   * Runs a function's body in this shell (its cd and assignments persist, `local` ones do not) with `$1`…
+   * bound to the arguments; several possible definitions are alternatives. Recursion stops at `maxDepth`.
+   */
+  private callFunction(name: string, defs: readonly FuncDef[], args: readonly Field[], depth: number): void {
+    if (depth + 1 > this.maxDepth) {
+      this.uncertain(name, 'write', 'function', `function calls nested deeper than ${this.maxDepth} levels`);
+      return;
+    }
+    const positional = ['@', '*', '#', ...Array.from({ length: 10 }, (_, k) => String(k + 1))];
+    const outer = new Map(positional.map((n) => [n, this.state.vars.get(n)] as const));
+    const vars = writableVars(this.state);
+    const known = args.map(fieldAsValue);
+    for (let k = 1; k <= 10; k++) {
+      const v = known[k - 1];
+      vars.set(String(k), v === undefined ? 'unset' : v === null ? null : [v]);
+    }
+    vars.set('@', known.some((v) => v === null) ? null : (known as string[]));
+    vars.set('*', vars.get('@')!);
+    vars.set('#', [String(args.length)]);
+    this.locals.push(new Map());
+    this.alternatives(
+      defs.map((d) => () => {
+        this.redirects(d.redirects, d.src, depth + 1);
+        this.run(d.body, d.src, depth + 1);
+      }),
+      false,
+    );
+    const frame = this.locals.pop()!;
+    const after = writableVars(this.state);
+    for (const [n, v] of [...frame, ...outer]) {
+      if (v === undefined) after.delete(n);
+      else after.set(n, v);
+    }
   }
 
   unknownOperands(name: string, args: readonly Field[]): void {

@@ -36,14 +36,31 @@ export class CommandCx implements CommandContext {
       this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
     else this.a.execWith(argv, this.depth + 1, env);
   }
-  script(text: string, via: string, o?: { sameShell?: boolean; positional?: readonly Field[] }): void {
-    this.a.nestedScript(text, this.depth + 1, via, !o?.sameShell, o?.positional);
+  script(
+    text: string,
+    via: string,
+    o?: { sameShell?: boolean; positional?: readonly Field[]; newProcess?: boolean },
+  ): void {
+    this.a.nestedScript(
+      text,
+      this.depth + 1,
+      via,
+      !o?.sameShell,
+      o?.positional,
+      o?.newProcess ?? !o?.sameShell,
+    );
   }
   chdir(target: Field | null, cdpath = false): void {
     this.a.chdir(target, cdpath);
   }
-  setVar(name: string, values: string[] | null): void {
-    this.a.setVar(name, values);
+  setVar(name: string, values: string[] | null | 'unset', o?: { local?: boolean }): void {
+    this.a.setVar(name, values, o?.local);
+  }
+  exportFunction(name: string): void {
+    this.a.exportFunction(name);
+  }
+  dropFunction(name: string): void {
+    this.a.dropFunction(name);
   }
   exists(f: Field): boolean {
     return this.a.exists(f);

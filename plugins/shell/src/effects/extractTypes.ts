@@ -63,11 +63,27 @@ export interface CommandContext {
    * Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). `sameShell`: it runs in this shell
    * (`eval`), so its `cd` and assignments carry on; `positional`: `$0`, `$1`… inside it.
    */
-  script(text: string, via: string, options?: { sameShell?: boolean; positional?: readonly Field[] }): void;
+  script(
+    text: string,
+    via: string,
+    options?: {
+      sameShell?: boolean;
+      positional?: readonly Field[];
+      /** Runs in another shell process, which sees only exported functions (default: `!sameShell`). */
+      newProcess?: boolean;
+    },
+  ): void;
   /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
   chdir(target: Field | null, cdpath?: boolean): void;
-  /** Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown. */
-  setVar(name: string, values: string[] | null): void;
+  /**
+   * Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown, `'unset'` removes it;
+   * `local`: until the current function returns (`local`, `declare` inside a function).
+   */
+  setVar(name: string, values: string[] | null | 'unset', options?: { local?: boolean }): void;
+  /** `export -f NAME`: child shells see the function. */
+  exportFunction(name: string): void;
+  /** `unset -f NAME`: NAME is no longer a function. */
+  dropFunction(name: string): void;
   /** The real directory a field names, against the current cwd; `null` when not known for certain. */
   resolveDir(f: Field): string | null;
   /** Whether an operand names an existing file relative to the cwd (for unknown commands). */

@@ -24,19 +24,35 @@ const cd: CommandHandler = (cx) => {
 
 const popd: CommandHandler = (cx) => cx.chdir(null);
 
-/** export/declare/local/readonly/typeset NAME=VALUE…: tracked like assignments. */
+/**
+ * export/declare/local/readonly/typeset NAME=VALUE…: tracked like assignments. Inside a function `local`,
+ * `declare` and `typeset` (without -g) are local: the old value returns when it does.
+ */
 const declare: CommandHandler = (cx) => {
-  if (cx.args.some((f) => /^-[a-zA-Z]*n/.test(f.value))) {
+  const flags = cx.args.filter((f) => /^[-+][a-zA-Z]+$/.test(f.value)).map((f) => f.value);
+  if (flags.some((f) => f.startsWith('-') && f.includes('n'))) {
     cx.uncertain(`${cx.name} -n makes a name refer to another variable`);
+  }
+  const local =
+    cx.name === 'local' ||
+    ((cx.name === 'declare' || cx.name === 'typeset') && !flags.some((f) => f.includes('g')));
+  if (flags.some((f) => f.startsWith('-') && f.includes('f'))) {
+    // `export -f NAME` hands the function to child shells; `declare -f` only prints.
+    if (cx.name === 'export') for (const f of cx.args) if (NAME.test(f.value)) cx.exportFunction(f.value);
+    return;
   }
   for (const f of cx.args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
     const v = m && !m[2] ? fieldAsValue(f, m[0].length) : null;
-    if (m) cx.setVar(m[1]!, v === null ? null : [v]);
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
-      cx.setVar(f.value, null);
+    if (m) cx.setVar(m[1]!, v === null ? null : [v], { local });
+    else if (NAME.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
+      cx.setVar(f.value, null, { local });
+    else if (f.uncertain !== undefined)
+      cx.uncertain(`${cx.name} of a name that is not known: ${f.uncertain}`);
   }
 };
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** read/mapfile/getopts/printf -v set variables to values we cannot know. */
 const readVars: CommandHandler = (cx) => {
@@ -47,8 +63,27 @@ const readVars: CommandHandler = (cx) => {
   cx.setVar('REPLY', null);
 };
 
+/** unset [-v] NAME… removes variables; `unset -f NAME` functions, so NAME is the program again. */
 const unset: CommandHandler = (cx) => {
-  for (const f of cx.args) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value)) cx.setVar(f.value, null);
+  const fn = cx.args.some((f) => /^-[a-z]*f/.test(f.value));
+  for (const f of cx.args) {
+    if (!NAME.test(f.value)) continue;
+    if (fn) cx.dropFunction(f.value);
+    else {
+      // Without -v, bash unsets a function of that name when no variable has it: both, to be safe.
+      cx.setVar(f.value, 'unset');
+      if (!cx.args.some((a) => /^-[a-z]*v/.test(a.value))) cx.dropFunction(f.value);
+    }
+  }
+};
+
+/** getopts OPTSTRING NAME [ARGS…]: NAME and OPTARG get values from the arguments. */
+const getopts: CommandHandler = (cx) => {
+  const name = cx.args[1];
+  if (name && NAME.test(name.value)) cx.setVar(name.value, null);
+  else if (name) cx.uncertain('getopts sets a variable whose name is not known');
+  cx.setVar('OPTARG', null);
+  cx.setVar('OPTIND', null);
 };
 
 /** trap 'CMD' SIGNAL…: the command runs later in this shell; analyse it. */
@@ -56,7 +91,8 @@ const trap: CommandHandler = (cx) => {
   const [action] = cx.args;
   if (!action || action.value.startsWith('-')) return;
   if (action.uncertain !== undefined) cx.uncertain(`trap action is not known: ${action.uncertain}`);
-  else cx.script(action.value, 'trap');
+  // It runs later in this same shell process: it sees the functions defined by then.
+  else cx.script(action.value, 'trap', { newProcess: false });
 };
 
 /** Aliases are expanded later by the shell itself; we do not track them. */
@@ -82,7 +118,7 @@ export const builtins: Record<string, CommandHandler> = {
   read: readVars,
   mapfile: readVars,
   readarray: readVars,
-  getopts: noPaths,
+  getopts,
   unset,
   trap,
   alias,
@@ -100,6 +136,11 @@ export const builtins: Record<string, CommandHandler> = {
     if (write && p.operands.length === 0) cx.uncertain('history writes the history file');
   },
   fc: (cx) => cx.uncertain('fc re-runs commands from history'),
+  set: (cx) => {
+    // `set -k`: NAME=VALUE anywhere in a command's arguments goes to its environment (HOME=… for a child).
+    if (cx.args.some((f) => /^-[a-zA-Z]*k/.test(f.value) || f.value === 'keyword'))
+      cx.uncertain('set -k makes assignments anywhere in a command line reach its environment');
+  },
   hash: (cx) => {
     // `hash -p FILE NAME` makes NAME run FILE.
     if (cx.args.some((f) => f.value.startsWith('-') && f.value.includes('p')))
@@ -118,7 +159,6 @@ for (const name of [
   'exit',
   'return',
   'shift',
-  'set',
   'wait',
   'jobs',
   'kill',

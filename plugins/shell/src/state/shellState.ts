@@ -1,14 +1,25 @@
 // The shell's state while a script is walked: possible cwds, variables, functions. Copied on every branch,
 // so copies share their maps until one side writes.
 
+import type { Node, Redirect } from '../parse/ast.js';
+
 export type VarValue = readonly string[] | null | 'unset';
+
+/** A function definition: its body is analysed where it is called, in the state there. */
+export interface FuncDef {
+  body: Node;
+  src: string;
+  redirects: readonly Redirect[];
+  /** `export -f`: child shells (`bash -c`) see it too. */
+  exported: boolean;
+}
 
 /** What the shell knows at one point: possible cwds (`null` = unknown) and variables. */
 export interface ShellState {
   cwds: (string | null)[];
   vars: Map<string, VarValue>;
-  /** Functions defined so far → whether calling them may change the cwd. */
-  funcs: Map<string, boolean>;
+  /** Functions defined so far → every definition that may be the current one (branches may differ). */
+  funcs: Map<string, readonly FuncDef[]>;
   ownVars: boolean;
   ownFuncs: boolean;
 }
@@ -29,7 +40,7 @@ export function writableVars(s: ShellState): Map<string, VarValue> {
   return s.vars;
 }
 
-export function writableFuncs(s: ShellState): Map<string, boolean> {
+export function writableFuncs(s: ShellState): Map<string, readonly FuncDef[]> {
   if (!s.ownFuncs) {
     s.funcs = new Map(s.funcs);
     s.ownFuncs = true;
@@ -68,7 +79,10 @@ export function merge(states: ShellState[]): ShellState {
       }
     }
     if (s.funcs !== out.funcs) {
-      for (const [n, cd] of s.funcs) writableFuncs(out).set(n, (out.funcs.get(n) ?? false) || cd);
+      for (const [n, defs] of s.funcs) {
+        const mine = out.funcs.get(n);
+        if (mine !== defs) writableFuncs(out).set(n, mine ? union(mine, defs) : defs);
+      }
     }
   }
   if (out.cwds.length > 8) out.cwds = [null];
@@ -109,8 +123,10 @@ export function widen(start: ShellState, end: ShellState, step: number): ShellSt
     for (const n of start.vars.keys()) if (!end.vars.has(n)) writableVars(copy()).set(n, null);
   }
   if (end.funcs !== start.funcs) {
-    for (const [n, cd] of end.funcs)
-      if (start.funcs.get(n) !== cd) writableFuncs(copy()).set(n, cd || (start.funcs.get(n) ?? false));
+    for (const [n, defs] of end.funcs) {
+      const before = start.funcs.get(n);
+      if (before !== defs && !(before && sameList(before, defs))) writableFuncs(copy()).set(n, defs);
+    }
   }
   return out ?? start;
 }
