@@ -13,6 +13,7 @@ import { findMetacharacters } from '../lex/findMetacharacters.js';
 import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
 import { parseScript } from '../parse/parseScript.js';
+import { shellBuiltins } from '../programs/builtins.js';
 import { commandTable } from '../programs/table.js';
 import {
   type Expanded,
@@ -22,6 +23,7 @@ import {
   fieldAsValue,
   heredocSubstitutions,
   type Lookup,
+  type Nested,
 } from '../state/expandWord.js';
 import {
   cloneState,
@@ -35,6 +37,7 @@ import {
   writableVars,
 } from '../state/shellState.js';
 import { tildeMeaning } from '../state/tildePrefix.js';
+import { arithmetic, type CodeSink, codeInArgv } from './codeInData.js';
 import { CommandCx } from './commandCx.js';
 import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
 import { PlannedChanges } from './plannedChanges.js';
@@ -42,6 +45,7 @@ import { readBounded, writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
 
 const MAX_ACCESSES = 20_000;
+const INTEGER_DECL = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const PLAIN = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
@@ -69,6 +73,14 @@ export class Analyser {
   private readonly memo = new Map<string, ResolvedPath>();
   // Directories found real during this extraction (one call): later paths in them cost one lstat.
   private readonly realDirs = new Set<string>();
+  private readonly defs = new Map<Node, FuncDef>();
+  private readonly exportedDefs = new Map<FuncDef, FuncDef>();
+  /** Functions being called now: a recursive call is not unrolled. */
+  private readonly calling = new Set<FuncDef>();
+  /** Variables declared integer (`declare -i`): what is assigned to them is evaluated as arithmetic. */
+  private readonly integers = new Set<string>();
+  /** Set while analysing code a POSIX sh may run (`sh -c`): `((…))` is also read as nested subshells. */
+  posix = false;
   /** One frame per function being called: the values its `local` variables hid. */
   private readonly locals: Map<string, VarValue | undefined>[] = [];
   private state: ShellState;
@@ -331,6 +343,12 @@ export class Analyser {
    */
   setVar(name: string, values: readonly string[] | null | 'unset', local = false): void {
     this.dangerous(name);
+    if (this.integers.has(name) && values !== 'unset') {
+      // `declare -i n; n=EXPR`: assigning to an integer variable evaluates the value as arithmetic.
+      if (values === null)
+        this.uncertain(name, 'write', 'code', `integer variable ${name} gets a value that is not known`);
+      else for (const v of values) arithmetic(v, this.sink(0));
+    }
     const frame = this.locals[this.locals.length - 1];
     if (local && frame && !frame.has(name)) frame.set(name, this.state.vars.get(name));
     writableVars(this.state).set(name, values);
@@ -343,11 +361,17 @@ export class Analyser {
   /** `export -f NAME`: child shells see the function. */
   exportFunction(name: string): void {
     const defs = this.state.funcs.get(name);
-    if (defs)
-      writableFuncs(this.state).set(
-        name,
-        defs.map((d) => ({ ...d, exported: true })),
-      );
+    if (!defs) return;
+    const exported = defs.map((d) => {
+      if (d.exported) return d;
+      let e = this.exportedDefs.get(d);
+      if (!e) {
+        e = { ...d, exported: true };
+        this.exportedDefs.set(d, e);
+      }
+      return e;
+    });
+    writableFuncs(this.state).set(name, exported);
   }
 
   /** Variables that make programs run or load code of their choosing, or change how words split. */
@@ -379,11 +403,42 @@ export class Analyser {
       if (!(err instanceof ShellParseError)) throw err;
       return [{ value: raw, raw, glob: -1, tilde: false, uncertain: `cannot parse word: ${err.message}` }];
     }
-    for (const n of ex.nested) this.nestedScript(n.text, depth + 1, n.origin, true);
+    for (const n of ex.nested) this.runNested(n, depth);
     return ex.fields;
   }
 
+  /** A word inside `[[ … ]]`: expanded without field splitting or globbing (bash does neither there). */
+  private expandUnsplit(raw: string, depth: number): Field[] {
+    if (PLAIN.test(raw)) return [{ value: raw, raw, glob: -1, tilde: false }];
+    const r = expandAssignment(raw, this.lookup);
+    for (const n of r.nested) this.runNested(n, depth);
+    const tilde = /^~[^'"]*$/.test(raw.split('/')[0]!);
+    if (r.values?.length === 1) return [{ value: r.values[0]!, raw, glob: -1, tilde }];
+    const reason =
+      r.values === null ? 'a value inside [[ … ]] is not known' : 'a value inside [[ … ]] has several values';
+    return [{ value: '', raw, glob: -1, tilde: false, uncertain: reason }];
+  }
+
   // ---------- scripts ----------
+
+  /** Code found inside a word: a command substitution, an arithmetic expression, a prompt string. */
+  runNested(n: Nested, depth: number): void {
+    if (n.origin === 'arithmetic') arithmetic(n.text, this.sink(depth));
+    else if (n.origin === 'unknown-code')
+      this.uncertain(n.text, 'write', 'prompt', `${n.text} runs the $(…) in a value that is not known`);
+    else if (n.origin === 'prompt') {
+      for (const m of heredocSubstitutions(n.text, this.lookup)) this.runNested(m, depth);
+    } else this.nestedScript(n.text, depth + 1, n.origin, true);
+  }
+
+  /** Where code hidden in data goes (see `codeInData.ts`). */
+  private sink(depth: number): CodeSink {
+    return {
+      lookup: this.lookup,
+      code: (text, via) => this.nestedScript(text, depth + 1, via, true),
+      uncertain: (raw, reason) => this.uncertain(raw, 'write', 'code', reason),
+    };
+  }
 
   /** Analyses nested code. `isolated`: runs in a subshell (its cd and assignments do not leak). */
   nestedScript(
@@ -393,6 +448,7 @@ export class Analyser {
     isolated: boolean,
     positional?: readonly Field[],
     newProcess = false,
+    posix?: boolean,
   ): void {
     if (depth > this.maxDepth) {
       this.uncertain(text, 'write', via, `nested code deeper than ${this.maxDepth} levels`);
@@ -436,7 +492,13 @@ export class Analyser {
       writableVars(this.state).set('*', this.state.vars.get('@')!);
       writableVars(this.state).set('#', [String(rest.length)]);
     }
-    this.script(script, depth);
+    const outerPosix = this.posix;
+    if (posix !== undefined) this.posix = posix;
+    try {
+      this.script(script, depth);
+    } finally {
+      this.posix = outerPosix;
+    }
     if (saved) this.state = saved;
   }
 
@@ -447,8 +509,7 @@ export class Analyser {
       if (body.includes('$(') || body.includes('`')) {
         // A heredoc body is data, but an unquoted one still runs its command substitutions.
         try {
-          for (const n of heredocSubstitutions(body, this.lookup))
-            this.nestedScript(n.text, depth + 1, n.origin, true);
+          for (const n of heredocSubstitutions(body, this.lookup)) this.runNested(n, depth);
         } catch (err) {
           if (!(err instanceof ShellParseError)) throw err;
           this.uncertain(
@@ -630,9 +691,13 @@ export class Analyser {
         this.redirects(node.redirects, src, depth);
         this.run(node.body, src, depth);
         this.state = saved;
-        writableFuncs(this.state).set(node.name, [
-          { body: node.body, src, redirects: node.redirects, exported: false },
-        ]);
+        // One object per definition, so that a loop redefining it reaches its fixpoint.
+        let def = this.defs.get(node);
+        if (!def) {
+          def = { body: node.body, src, redirects: node.redirects, exported: false };
+          this.defs.set(node, def);
+        }
+        writableFuncs(this.state).set(node.name, [def]);
         return;
       }
       case 'not': {
@@ -643,10 +708,11 @@ export class Analyser {
         return;
       }
       case 'arith': {
+        // bash: an arithmetic command. POSIX sh (dash) has none: `((cat X))` is a subshell in a subshell
+        // there, so where the shell may be sh both readings are analysed.
         const text = this.text(node.text, src);
-        if (text.includes('$(') || text.includes('`')) {
-          this.uncertain(text, 'write', 'arithmetic', 'command substitution inside ((…))');
-        }
+        arithmetic(text.replace(/^\s*\(\(|\)\)\s*$/g, ''), this.sink(depth));
+        if (this.posix) this.nestedScript(`( ${text.trim().slice(1)}`, depth + 1, 'posix-subshell', true);
         return;
       }
     }
@@ -660,10 +726,12 @@ export class Analyser {
       const name = NAME.exec(text)?.[0] ?? '';
       const valueText = text.slice(text.indexOf('=') + 1);
       const r = expandAssignment(valueText, this.lookup);
-      for (const n of r.nested) this.nestedScript(n.text, depth + 1, n.origin, true);
+      for (const n of r.nested) this.runNested(n, depth);
       let values = r.values;
       if (values && valueText.startsWith('~')) values = this.assignedTilde(values);
-      if (text.includes('+=') || text.includes('[')) values = null;
+      // `a[i]=v` and `a+=v`: an element or an append, whose whole value we do not track.
+      const lhs = text.slice(0, text.indexOf('='));
+      if (lhs.includes('[') || lhs.endsWith('+')) values = null;
       temp.push([name, values]);
     }
     if (node.words.length === 0) {
@@ -689,7 +757,11 @@ export class Analyser {
       writableVars(this.state).set(n, v === null ? null : old ? union(v, old) : v);
     }
     const fields: Field[] = [];
-    for (const w of node.words) fields.push(...this.expand(this.text(w, src), depth));
+    const conditional = node.words.length > 0 && this.text(node.words[0]!, src) === '[[';
+    for (const w of node.words) {
+      const text = this.text(w, src);
+      fields.push(...(conditional ? this.expandUnsplit(text, depth) : this.expand(text, depth)));
+    }
     this.redirects(node.redirects, src, depth);
     // The command itself runs with the new values in its environment: a child shell (`HOME=/etc bash -c
     // 'cat ~/shadow'`) expands `~` from them, as does `cd` with no operand.
@@ -766,12 +838,18 @@ export class Analyser {
         return;
       }
     }
+    codeInArgv(name, args, this.sink(depth));
+    if (INTEGER_DECL.has(name) && args.some((f) => /^-[a-zA-Z]*i/.test(f.value)))
+      for (const f of args) {
+        const n = NAME.exec(f.value)?.[0];
+        if (n && !f.value.startsWith('-')) this.integers.add(n);
+      }
     const defs = this.state.funcs.get(name);
     if (defs) {
       this.callFunction(name, defs, args, depth);
       return;
     }
-    const handler = commandTable.get(name);
+    const handler = shellBuiltins[name] ?? commandTable.get(name);
     if (!handler) {
       if (!this.unknown.includes(name)) this.unknown.push(name);
       this.unknownOperands(name, args);
@@ -800,11 +878,21 @@ export class Analyser {
     vars.set('@', known.some((v) => v === null) ? null : (known as string[]));
     vars.set('*', vars.get('@')!);
     vars.set('#', [String(args.length)]);
+    if (defs.some((d) => this.calling.has(d))) {
+      // Unrolling recursion costs exponential time for what a fixpoint would give; fail closed instead.
+      this.uncertain(name, 'write', 'function', `recursive call of function ${name}`);
+      return;
+    }
     this.locals.push(new Map());
     this.alternatives(
       defs.map((d) => () => {
-        this.redirects(d.redirects, d.src, depth + 1);
-        this.run(d.body, d.src, depth + 1);
+        this.calling.add(d);
+        try {
+          this.redirects(d.redirects, d.src, depth + 1);
+          this.run(d.body, d.src, depth + 1);
+        } finally {
+          this.calling.delete(d);
+        }
       }),
       false,
     );

@@ -39,7 +39,7 @@ export class CommandCx implements CommandContext {
   script(
     text: string,
     via: string,
-    o?: { sameShell?: boolean; positional?: readonly Field[]; newProcess?: boolean },
+    o?: { sameShell?: boolean; positional?: readonly Field[]; newProcess?: boolean; posix?: boolean },
   ): void {
     this.a.nestedScript(
       text,
@@ -48,6 +48,7 @@ export class CommandCx implements CommandContext {
       !o?.sameShell,
       o?.positional,
       o?.newProcess ?? !o?.sameShell,
+      o?.posix,
     );
   }
   chdir(target: Field | null, cdpath = false): void {

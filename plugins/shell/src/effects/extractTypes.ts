@@ -71,6 +71,8 @@ export interface CommandContext {
       positional?: readonly Field[];
       /** Runs in another shell process, which sees only exported functions (default: `!sameShell`). */
       newProcess?: boolean;
+      /** The shell may be a POSIX sh (dash): constructs bash reads otherwise are analysed both ways. */
+      posix?: boolean;
     },
   ): void;
   /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */

@@ -2,6 +2,7 @@ import type { CommandHandler } from '../effects/extractTypes.js';
 import { fieldAsValue } from '../state/expandWord.js';
 import { parseArgs } from './argv.js';
 import { literal, noPaths, simple } from './spec.js';
+import { testBuiltin } from './testBuiltin.js';
 
 /** cd/pushd change the cwd for the rest of the list; `cd -`, `popd` or an unknown target make it unknown. */
 const cd: CommandHandler = (cx) => {
@@ -88,8 +89,12 @@ const getopts: CommandHandler = (cx) => {
 
 /** trap 'CMD' SIGNAL…: the command runs later in this shell; analyse it. */
 const trap: CommandHandler = (cx) => {
-  const [action] = cx.args;
-  if (!action || action.value.startsWith('-')) return;
+  // `trap -- ACTION SIG`: `--` ends the options (`trap -p`, `-l` only print); the action follows.
+  const k = cx.args[0]?.value === '--' ? 1 : 0;
+  const action = cx.args[k];
+  if (!action || (k === 0 && action.value.startsWith('-'))) return;
+  // A lone signal number as the first operand resets that signal (POSIX): no action.
+  if (cx.args.length === 1 + k && /^\d+$/.test(action.value)) return;
   if (action.uncertain !== undefined) cx.uncertain(`trap action is not known: ${action.uncertain}`);
   // It runs later in this same shell process: it sees the functions defined by then.
   else cx.script(action.value, 'trap', { newProcess: false });
@@ -231,3 +236,13 @@ for (const name of [
 ]) {
   builtins[name] ??= noPaths;
 }
+
+/**
+ * Builtins that are part of the shell itself and take precedence over any program table entry of the same
+ * name: `test`/`[`/`[[` (path-free unless a file operator is used) and `source`/`.` (analysed in this shell).
+ */
+export const shellBuiltins: Record<string, CommandHandler> = {
+  test: testBuiltin,
+  '[': testBuiltin,
+  '[[': testBuiltin,
+};
