@@ -6,7 +6,8 @@ import type { Access, Finding, PromptAnswer, ToolDescriptor } from './types.js';
 export function accessProblem(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return 'access is not an object';
   const a = value as Partial<Access>;
-  if (a.op !== 'read' && a.op !== 'write') return `access.op must be "read" or "write", got ${String(a.op)}`;
+  if (a.op !== 'read' && a.op !== 'write' && a.op !== 'list')
+    return `access.op must be "read", "write" or "list", got ${String(a.op)}`;
   if (a.scope !== 'path' && a.scope !== 'subtree')
     return `access.scope must be "path" or "subtree", got ${String(a.scope)}`;
   if (typeof a.raw !== 'string' || typeof a.path !== 'string')

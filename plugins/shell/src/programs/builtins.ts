@@ -8,9 +8,10 @@ import { testBuiltin } from './testBuiltin.js';
 const cd: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {});
   const target = p.operands[0];
+  // cd stats and searches the directory (chdir(2)): names and metadata, never contents — a `list`.
   if (!target) {
     const home = { ...literal('~'), tilde: true };
-    cx.read(home, { tag: 'dir' });
+    cx.emit(home, 'list', { tag: 'dir' });
     cx.chdir(home);
     return;
   }
@@ -18,8 +19,7 @@ const cd: CommandHandler = (cx) => {
     cx.chdir(null);
     return;
   }
-  // The directory must be searchable: judge it as a read.
-  cx.read(target, { tag: 'dir' });
+  cx.emit(target, 'list', { tag: 'dir' });
   cx.chdir(target, true);
 };
 

@@ -49,7 +49,7 @@ const sudo = wrapper(
     }
     const dir = values(p, '-D', '--chdir')[0];
     if (dir) {
-      cx.read(dir, { tag: 'chdir' });
+      cx.emit(dir, 'list', { tag: 'chdir' });
       cx.chdir(dir);
     }
     if (rest.length === 0 && has(p, '-s', '--shell', '-i', '--login')) {
