@@ -40,6 +40,7 @@ import { tildeMeaning } from '../state/tildePrefix.js';
 import { arithmetic, type CodeSink, codeInArgv } from './codeInData.js';
 import { CommandCx } from './commandCx.js';
 import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
+import { BASH_BUILTINS, lookupInPath } from './pathLookup.js';
 import { PlannedChanges } from './plannedChanges.js';
 import { readBounded, writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
@@ -50,7 +51,7 @@ const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/s
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const PLAIN = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
 const DANGEROUS =
-  /^(PATH|IFS|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*|PS4|GIT_[A-Z_]*(SSH|COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|CONFIG[A-Z_]*|EXTERNAL_DIFF)|SSH_ASKPASS|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|MANPAGER|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|TMPDIR)$/;
+  /^(IFS|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*|PS4|GIT_[A-Z_]*(SSH|COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|CONFIG[A-Z_]*|EXTERNAL_DIFF)|SSH_ASKPASS|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|MANPAGER|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|TMPDIR)$/;
 
 function cutAtNul(value: string): string {
   const nul = value.indexOf('\0');
@@ -319,6 +320,19 @@ export class Analyser {
 
   // ---------- variables ----------
 
+  /** A variable's value where the script never assigned it: the call's environment (see `merge`). */
+  private readonly inherited = (name: string): VarValue | undefined => {
+    // PWD and OLDPWD follow the tracked cwd, which differs per branch: not inherited values.
+    if (name === 'PWD' || name === 'OLDPWD' || !/^[A-Za-z_]/.test(name)) return undefined;
+    if (this.envMode === 'clean') return 'unset';
+    if (this.envMode === 'other-user' && (name === 'HOME' || name === 'USER' || name === 'LOGNAME'))
+      return null;
+    const env = this.ctx.env[name];
+    if (env !== undefined) return [env];
+    if (name === 'HOME') return [this.ctx.home];
+    return 'unset';
+  };
+
   lookup: Lookup = (name) => {
     const v = this.state.vars.get(name);
     if (v !== undefined) return v === 'unset' ? undefined : v;
@@ -342,7 +356,9 @@ export class Analyser {
    * before the call comes back then).
    */
   setVar(name: string, values: readonly string[] | null | 'unset', local = false): void {
-    this.dangerous(name);
+    // Removing such a variable, or emptying it, makes nothing run (IFS='' does change splitting).
+    if (values !== 'unset' && (name === 'IFS' || values === null || values.some((v) => v !== '')))
+      this.dangerous(name);
     if (this.integers.has(name) && values !== 'unset') {
       // `declare -i n; n=EXPR`: assigning to an integer variable evaluates the value as arithmetic.
       if (values === null)
@@ -532,7 +548,7 @@ export class Analyser {
       b();
       ends.push(this.state);
     }
-    this.state = merge(ends);
+    this.state = merge(ends, this.inherited);
   }
 
   private loop(body: () => void): void {
@@ -546,7 +562,7 @@ export class Analyser {
       if (step > 64) throw new BudgetExceeded('a loop did not reach a fixpoint');
       this.state = cloneState(start);
       body();
-      const end = merge([start, this.state]);
+      const end = merge([start, this.state], this.inherited);
       const widened = widen(start, end, step);
       if (widened === start) {
         this.state = end;
@@ -601,7 +617,7 @@ export class Analyser {
           this.run(part, src, depth);
           ends.push(cloneState(this.state));
         }
-        this.state = merge(ends);
+        this.state = merge(ends, this.inherited);
         return;
       }
       case 'or': {
@@ -609,9 +625,9 @@ export class Analyser {
         const start = cloneState(this.state);
         this.run(node.left, src, depth);
         const afterLeft = cloneState(this.state);
-        this.state = merge([start, afterLeft]);
+        this.state = merge([start, afterLeft], this.inherited);
         this.run(node.right, src, depth);
-        this.state = merge([afterLeft, this.state]);
+        this.state = merge([afterLeft, this.state], this.inherited);
         return;
       }
       case 'pipe':
@@ -644,9 +660,9 @@ export class Analyser {
         const afterClause = cloneState(this.state);
         this.run(node.consequent, src, depth);
         const afterThen = this.state;
-        this.state = merge([start, afterClause]);
+        this.state = merge([start, afterClause], this.inherited);
         if (node.alternate) this.run(node.alternate, src, depth);
-        this.state = merge([afterThen, this.state]);
+        this.state = merge([afterThen, this.state], this.inherited);
         return;
       }
       case 'loop':
@@ -704,7 +720,7 @@ export class Analyser {
         // Success and failure swap: a later `&&` may run in the state from before this part.
         const before = cloneState(this.state);
         this.run(node.node, src, depth);
-        this.state = merge([before, this.state]);
+        this.state = merge([before, this.state], this.inherited);
         return;
       }
       case 'arith': {
@@ -849,6 +865,8 @@ export class Analyser {
       this.callFunction(name, defs, args, depth);
       return;
     }
+    // The table's view of the command stands in any case; elsewhere on $PATH it is also that file.
+    if (slash === -1 && !BASH_BUILTINS.has(name) && this.state.vars.has('PATH')) this.pathProgram(head, args);
     const handler = shellBuiltins[name] ?? commandTable.get(name);
     if (!handler) {
       if (!this.unknown.includes(name)) this.unknown.push(name);
@@ -901,6 +919,38 @@ export class Analyser {
     for (const [n, v] of [...frame, ...outer]) {
       if (v === undefined) after.delete(n);
       else after.set(n, v);
+    }
+  }
+
+  /**
+   * After the script changed $PATH (`export PATH=venv/bin:$PATH`), whether `head` still runs the system
+   * program the table describes. If not, it was handled here: a file elsewhere on $PATH runs like a program
+   * given by path (read, operands as an unknown command's); a $PATH we cannot know is uncertain.
+   */
+  private pathProgram(head: Field, args: readonly Field[]): void {
+    const path = this.lookup('PATH');
+    if (!path) {
+      this.uncertain(
+        head.value,
+        'write',
+        'command',
+        `${head.value} is looked up through a $PATH that is not known`,
+      );
+      return;
+    }
+    for (const value of path) {
+      for (const cwd of this.state.cwds) {
+        const hit = lookupInPath(head.value, value, cwd, (dir) => writtenBefore(this.accesses, dir));
+        if (hit.kind === 'system') continue;
+        if (hit.kind === 'uncertain') {
+          this.uncertain(head.value, 'write', 'command', hit.reason);
+          return;
+        }
+        this.emit({ ...head, value: hit.file }, 'read', `${head.value}:exec`);
+        if (!this.unknown.includes(head.value)) this.unknown.push(head.value);
+        this.unknownOperands(head.value, args);
+        return;
+      }
     }
   }
 

@@ -241,7 +241,39 @@ for (const name of [
  * Builtins that are part of the shell itself and take precedence over any program table entry of the same
  * name: `test`/`[`/`[[` (path-free unless a file operator is used) and `source`/`.` (analysed in this shell).
  */
+/**
+ * source FILE [ARGS…] / . FILE: the file is read at check time and analysed as shell in this same shell (its
+ * cd, assignments and functions carry on), bounded in size and depth. A name without a slash is searched
+ * in $PATH first (bash's sourcepath), so it is not known which file that is.
+ */
+const source: CommandHandler = (cx) => {
+  const [file, ...args] = cx.args;
+  if (!file) {
+    cx.uncertain(`${cx.name} without a file`);
+    return;
+  }
+  cx.read(file, { tag: 'file' });
+  if (file.uncertain === undefined && !file.value.includes('/') && !file.tilde) {
+    cx.uncertain(`${cx.name} ${file.value} searches $PATH for the file first`, 'read');
+    cx.chdir(null);
+    return;
+  }
+  const content = cx.readContent(file);
+  if ('uncertain' in content) {
+    cx.uncertain(`what ${file.raw} runs cannot be analysed: ${content.uncertain}`);
+    // It may cd anywhere: relative paths after it are unknown too.
+    cx.chdir(null);
+    return;
+  }
+  // With ARGS bash sets $1… for the file and restores them after; we leave them as they are (unknown
+  // at the top level), which only makes more of the file uncertain, never less.
+  void args;
+  cx.script(content.text, cx.name === '.' ? 'dot' : 'source', { sameShell: true });
+};
+
 export const shellBuiltins: Record<string, CommandHandler> = {
+  source,
+  '.': source,
   test: testBuiltin,
   '[': testBuiltin,
   '[[': testBuiltin,

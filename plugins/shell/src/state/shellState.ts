@@ -57,12 +57,20 @@ export function union<T>(a: readonly T[], b: readonly T[]): T[] {
 function mergeVar(a: VarValue | undefined, b: VarValue | undefined): VarValue | undefined {
   if (a === b) return a;
   if (a === null || b === null) return null;
-  if (a === undefined || a === 'unset' || b === undefined || b === 'unset') return null;
+  if (a === undefined || b === undefined) return null;
+  if (a === 'unset' || b === 'unset') return a === b ? a : null;
   return union(a, b);
 }
 
-/** Merges the states at the end of alternative branches: any of them may be the one that ran. */
-export function merge(states: ShellState[]): ShellState {
+/** The value a variable the script never assigned has (from the environment), `'unset'` if none. */
+export type Inherited = (name: string) => VarValue | undefined;
+
+/**
+ * Merges the states at the end of alternative branches: any of them may be the one that ran. A variable
+ * one branch assigned and another left alone merges with its `inherited` value (from the environment), so
+ * `if …; then PATH=x; fi` keeps both PATHs instead of making PATH unknown.
+ */
+export function merge(states: ShellState[], inherited?: Inherited): ShellState {
   const first = states[0]!;
   const out = cloneState(first);
   for (let k = 1; k < states.length; k++) {
@@ -72,7 +80,11 @@ export function merge(states: ShellState[]): ShellState {
       const names = new Set([...out.vars.keys(), ...s.vars.keys()]);
       for (const n of names) {
         const a = out.vars.get(n);
-        const m = mergeVar(a, s.vars.get(n));
+        const b = s.vars.get(n);
+        const m =
+          inherited && (a === undefined) !== (b === undefined)
+            ? mergeVar(a ?? inherited(n), b ?? inherited(n))
+            : mergeVar(a, b);
         if (m === a) continue;
         if (m === undefined) writableVars(out).delete(n);
         else writableVars(out).set(n, m);
