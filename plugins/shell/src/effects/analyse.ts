@@ -355,7 +355,12 @@ export class Analyser {
    * Sets a variable; `'unset'` removes it. `local`: only until the function being called returns (the value
    * before the call comes back then).
    */
-  setVar(name: string, values: readonly string[] | null | 'unset', local = false): void {
+  setVar(name: string, values: readonly string[] | null | 'unset' | 'declared', local = false): void {
+    if (values === 'declared') {
+      // `declare X` / `local X`: a new unset local inside a function; outside one only attributes change.
+      if (!local || this.locals.length === 0) return;
+      values = 'unset';
+    }
     // Removing such a variable, or emptying it, makes nothing run (IFS='' does change splitting).
     if (values !== 'unset' && (name === 'IFS' || values === null || values.some((v) => v !== '')))
       this.dangerous(name);

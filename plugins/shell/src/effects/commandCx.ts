@@ -54,7 +54,7 @@ export class CommandCx implements CommandContext {
   chdir(target: Field | null, cdpath = false): void {
     this.a.chdir(target, cdpath);
   }
-  setVar(name: string, values: string[] | null | 'unset', o?: { local?: boolean }): void {
+  setVar(name: string, values: string[] | null | 'unset' | 'declared', o?: { local?: boolean }): void {
     this.a.setVar(name, values, o?.local);
   }
   exportFunction(name: string): void {

@@ -78,10 +78,11 @@ export interface CommandContext {
   /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
   chdir(target: Field | null, cdpath?: boolean): void;
   /**
-   * Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown, `'unset'` removes it;
+   * Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown, `'unset'` removes it,
+   * `'declared'` is a bare `declare X` (unset local inside a function, no change elsewhere);
    * `local`: until the current function returns (`local`, `declare` inside a function).
    */
-  setVar(name: string, values: string[] | null | 'unset', options?: { local?: boolean }): void;
+  setVar(name: string, values: string[] | null | 'unset' | 'declared', options?: { local?: boolean }): void;
   /** `export -f NAME`: child shells see the function. */
   exportFunction(name: string): void;
   /** `unset -f NAME`: NAME is no longer a function. */

@@ -46,8 +46,9 @@ const declare: CommandHandler = (cx) => {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
     const v = m && !m[2] ? fieldAsValue(f, m[0].length) : null;
     if (m) cx.setVar(m[1]!, v === null ? null : [v], { local });
+    // A bare name only declares: inside a function a new, unset local; elsewhere the value stays.
     else if (NAME.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
-      cx.setVar(f.value, null, { local });
+      cx.setVar(f.value, 'declared', { local });
     else if (f.uncertain !== undefined)
       cx.uncertain(`${cx.name} of a name that is not known: ${f.uncertain}`);
   }
@@ -57,7 +58,12 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** read/mapfile/getopts/printf -v set variables to values we cannot know. */
 const readVars: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'adinNptuuCcOsv' });
+  // Options taking a value, and flags, as `help read` / `help mapfile` list them.
+  const mapfile = cx.name === 'mapfile' || cx.name === 'readarray';
+  const p = parseArgs(
+    cx.args,
+    mapfile ? { short: 'dnOsuCc', shortFlags: 't' } : { short: 'adinNptu', shortFlags: 'ers' },
+  );
   for (const f of p.operands) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value)) cx.setVar(f.value, null);
   for (const o of p.opts) if ((o.name === '-a' || o.name === '-v') && o.value) cx.setVar(o.value.value, null);
   if (cx.name === 'mapfile' || cx.name === 'readarray') cx.setVar('MAPFILE', null);
