@@ -763,7 +763,7 @@ export class Analyser {
     // `X=/etc cat $X/passwd`: bash expands the *old* value of X in the arguments; judge both.
     const saved = new Map<string, VarValue | undefined>();
     for (const [n, v] of temp) {
-      this.dangerous(n);
+      if (v === null || v.some((x) => x !== '') || n === 'IFS') this.dangerous(n);
       const old = this.lookup(n);
       saved.set(n, this.state.vars.get(n));
       const uses = node.words.some((w) => new RegExp(`\\$\\{?${n}\\b`).test(this.text(w, src)));
@@ -786,12 +786,30 @@ export class Analyser {
     this.redirects(node.redirects, src, depth);
     // The command itself runs with the new values in its environment: a child shell (`HOME=/etc bash -c
     // 'cat ~/shadow'`) expands `~` from them, as does `cd` with no operand.
+    // `HOME=/etc cat ~/x`: bash expands `~` before the assignment takes effect — resolve it now.
+    if (temp.length > 0) fields.splice(0, fields.length, ...fields.flatMap((f) => this.tildeNow(f)));
     for (const [n, v] of temp) writableVars(this.state).set(n, v);
     this.exec(fields, depth);
     for (const [n, v] of saved) {
       if (v === undefined) writableVars(this.state).delete(n);
       else writableVars(this.state).set(n, v);
     }
+  }
+
+  /** A field's tilde prefix expanded in the state as it is now (not when the command runs). */
+  private tildeNow(f: Field): Field[] {
+    if (!f.tilde) return [f];
+    const t = tildeMeaning(f.value, this.state.vars, this.lookup, this.cdHappened);
+    if (t.kind === 'core') return [f];
+    if (t.kind === 'uncertain') return [{ ...f, tilde: false, uncertain: t.reason }];
+    if (t.kind === 'literal') return [{ ...f, tilde: false }];
+    if (t.kind === 'cwd') return [{ ...f, value: `.${t.rest}`, tilde: false }];
+    return t.values.map((v) => ({
+      ...f,
+      value: v,
+      tilde: false,
+      glob: f.glob >= 0 ? f.glob + v.length - f.value.length : -1,
+    }));
   }
 
   /** `X=~/a`: the tilde prefix of an assigned value, expanded from the state as it is now; `null` if unknown. */

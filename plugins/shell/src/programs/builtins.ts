@@ -8,18 +8,17 @@ import { testBuiltin } from './testBuiltin.js';
 const cd: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {});
   const target = p.operands[0];
-  // cd stats and searches the directory (chdir(2)): names and metadata, never contents — a `list`.
+  // cd touches nothing itself (chdir(2) needs search permission, reads no names or contents): it moves the
+  // base of later relative paths, and what follows is judged there. So `cd /` or `cd ..` are certain and
+  // allowed; `cd ~/.ssh && cat id_rsa` is judged by the read of ~/.ssh/id_rsa (issue 12, item 4).
   if (!target) {
-    const home = { ...literal('~'), tilde: true };
-    cx.emit(home, 'list', { tag: 'dir' });
-    cx.chdir(home);
+    cx.chdir({ ...literal('~'), tilde: true });
     return;
   }
   if (target.value === '-' || /^[+-]\d+$/.test(target.value)) {
     cx.chdir(null);
     return;
   }
-  cx.emit(target, 'list', { tag: 'dir' });
   cx.chdir(target, true);
 };
 
@@ -31,7 +30,8 @@ const popd: CommandHandler = (cx) => cx.chdir(null);
  */
 const declare: CommandHandler = (cx) => {
   const flags = cx.args.filter((f) => /^[-+][a-zA-Z]+$/.test(f.value)).map((f) => f.value);
-  if (flags.some((f) => f.startsWith('-') && f.includes('n'))) {
+  // `export -n` only removes the export attribute; elsewhere -n makes a nameref.
+  if (cx.name !== 'export' && flags.some((f) => f.startsWith('-') && f.includes('n'))) {
     cx.uncertain(`${cx.name} -n makes a name refer to another variable`);
   }
   const local =
