@@ -336,10 +336,13 @@ export function lex(src: string): Lexed {
       dupStart = -1;
     }
     if (awaitDelim) {
+      // A backslash-newline is removed before the word is read (`<<EO\⏎F` is the unquoted EOF, whose body
+      // expands), so it neither quotes the delimiter nor belongs to it.
+      const word = text.replace(/\\\n/g, '');
       pending.push({
-        delim: text.replace(/\\(.)|["']/g, '$1'),
+        delim: word.replace(/\\(.)|["']/g, '$1'),
         strip: awaitDelim.strip,
-        quoted: /["'\\]/.test(text),
+        quoted: /["'\\]/.test(word),
       });
       awaitDelim = undefined;
     }
