@@ -80,3 +80,25 @@ describe('bounded analysis', () => {
     expect(r.accesses.map((a) => a.path).sort()).toEqual(['/ws/project/a', '/ws/project/b']);
   });
 });
+
+describe('shell({ budget })', () => {
+  it('rejects a budget that is not a positive number, naming the field', async () => {
+    const { shell } = await import('../src/index.js');
+    expect(() => shell({ budget: 0 })).toThrow(/options\.budget/);
+    expect(() => shell({ budget: 'fast' as unknown as number })).toThrow(/options\.budget/);
+    expect(() => shell({ budget: 20 })).not.toThrow();
+  });
+
+  it('a guard over its budget denies with SHELL_BUDGET in the reason', async () => {
+    const { createGuard } = await import('@toolgate/core');
+    const { shell } = await import('../src/index.js');
+    const guard = createGuard({ plugins: [shell({ budget: 1 })] });
+    const d = await guard.check(
+      { tool: 'shell_exec', args: { command: nestedLoops(30) } },
+      { ...ctx, cwd: '/ws/project' },
+      { resolvePrompts: false },
+    );
+    expect(d.action).toBe('deny');
+    expect(JSON.stringify(d.reasons)).toContain('SHELL_BUDGET');
+  });
+});
