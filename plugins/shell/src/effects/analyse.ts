@@ -379,6 +379,22 @@ export class Analyser {
     if (this.state.funcs.has(name)) writableFuncs(this.state).delete(name);
   }
 
+  /** Runs `fn` with these variables set, then puts back what they were (a command's own environment). */
+  withVars(vars: readonly [string, string[] | null][], fn: () => void): void {
+    if (vars.length === 0) {
+      fn();
+      return;
+    }
+    const saved = vars.map(([n]) => [n, this.state.vars.get(n)] as const);
+    for (const [n, v] of vars) this.setVar(n, v);
+    fn();
+    const out = writableVars(this.state);
+    for (const [n, v] of saved) {
+      if (v === undefined) out.delete(n);
+      else out.set(n, v);
+    }
+  }
+
   /** `export -f NAME`: child shells see the function. */
   exportFunction(name: string): void {
     const defs = this.state.funcs.get(name);

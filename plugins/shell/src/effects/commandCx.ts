@@ -31,10 +31,14 @@ export class CommandCx implements CommandContext {
   unknownOperands(fields: readonly Field[]): void {
     unknownCommand(fields, new CommandCx(this.a, this.name, fields, this.depth));
   }
-  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void {
+  exec(
+    argv: readonly Field[],
+    env?: 'other-user' | 'clean',
+    vars?: readonly [string, string[] | null][],
+  ): void {
     if (this.depth + 1 > this.a.maxDepth)
       this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
-    else this.a.execWith(argv, this.depth + 1, env);
+    else this.a.withVars(vars ?? [], () => this.a.execWith(argv, this.depth + 1, env));
   }
   script(
     text: string,

@@ -58,7 +58,12 @@ export interface CommandContext {
   /** Treat these operands the way unknown commands' operands are treated. */
   unknownOperands(fields: readonly Field[]): void;
   /** Runs a command given as argv (wrappers, `xargs`, `find -exec`). */
-  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void;
+  exec(
+    argv: readonly Field[],
+    env?: 'other-user' | 'clean',
+    /** Variables in the command's environment only (`env X=v cmd`): restored afterwards. */
+    vars?: readonly [string, string[] | null][],
+  ): void;
   /**
    * Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). `sameShell`: it runs in this shell
    * (`eval`), so its `cd` and assignments carry on; `positional`: `$0`, `$1`… inside it.

@@ -147,6 +147,15 @@ export const builtins: Record<string, CommandHandler> = {
     if (write && p.operands.length === 0) cx.uncertain('history writes the history file');
   },
   fc: (cx) => cx.uncertain('fc re-runs commands from history'),
+  shopt: (cx) => {
+    // cdable_vars: `cd NAME` goes to $NAME when ./NAME is not a directory — where is not known here.
+    // expand_aliases alone changes nothing: alias definitions are uncertain already.
+    if (
+      cx.args.some((f) => f.value === '-s') &&
+      cx.args.some((f) => f.value === 'cdable_vars' || f.uncertain)
+    )
+      cx.uncertain("shopt -s cdable_vars lets cd go to a variable's value");
+  },
   set: (cx) => {
     // `set -k`: NAME=VALUE anywhere in a command's arguments goes to its environment (HOME=… for a child).
     if (cx.args.some((f) => /^-[a-zA-Z]*k/.test(f.value) || f.value === 'keyword'))
@@ -187,7 +196,6 @@ for (const name of [
   'whereis',
   'ulimit',
   'umask',
-  'shopt',
   'unalias',
   'break',
   'continue',
