@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CallContext, createGuard } from '@toolgate/core';
@@ -26,6 +34,10 @@ beforeAll(() => {
   for (const d of [ws, secret, home]) mkdirSync(d);
   writeFileSync(join(secret, 'canary'), 'SECRET');
   writeFileSync(join(ws, 'canary'), 'ok');
+  // `L` in both: a link to the workspace's sub (bash's logical `cd L && cd ..` returns beside the link).
+  mkdirSync(join(ws, 'sub'));
+  symlinkSync(join(ws, 'sub'), join(secret, 'L'));
+  symlinkSync(join(ws, 'sub'), join(ws, 'L'));
   const env = { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' };
   ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home, env };
 });
@@ -78,6 +90,8 @@ const stateCases: Case[] = [
   { cmd: 'f() { HOME=S; }; f; cp ~/canary out' },
   { cmd: "cp() { :; }; bash -c 'cp S/canary out'" },
   { cmd: 'X=~; HOME=S; X=~; cp $X/canary out' },
+  { cmd: '(cd S/L && cd .. && cat canary) > out' },
+  { cmd: '(cd S/L/.. && cat canary) > out' },
 ];
 
 const codeCases: Case[] = [

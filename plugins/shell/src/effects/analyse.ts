@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import {
   type Access,
   type CallContext,
@@ -78,6 +79,8 @@ export class Analyser {
   private readonly exportedDefs = new Map<FuncDef, FuncDef>();
   /** Functions being called now: a recursive call is not unrolled. */
   private readonly calling = new Set<FuncDef>();
+  /** Real cwd → the logical path `cd` reached it by, where they differ (`''`: more than one). */
+  private readonly logical = new Map<string, string>();
   /** Variables declared integer (`declare -i`): what is assigned to them is evaluated as arithmetic. */
   private readonly integers = new Set<string>();
   /** Set while analysing code a POSIX sh may run (`sh -c`): `((…))` is also read as nested subshells. */
@@ -1030,17 +1033,34 @@ export class Analyser {
         next.push(null);
         continue;
       }
-      const r = this.resolve(target.value, cwd, target.tilde, true);
-      // `cd` is logical: `cd link/..` returns beside the link, where the kernel would not. Unknown then.
-      if (!r.certain || r.real === null || (r.hops.length > 0 && /(^|\/)\.\.(\/|$)/.test(target.value)))
+      // `cd` is logical (bash without -P): `..` removes the previous component of $PWD as written, so
+      // `cd link && cd ..` returns beside the link, where the kernel's `..` would not. Resolve the lexical
+      // path from the logical cwd; what the kernel does with `..` inside other paths stays physical.
+      const base = this.logical.get(cwd) ?? cwd;
+      const value = cutAtNul(target.value);
+      const lexical = target.tilde ? null : posix.resolve(base, value);
+      if (base === '' || value === '') {
         next.push(null);
-      else
+        continue;
+      }
+      const r =
+        lexical === null
+          ? this.resolve(target.value, cwd, target.tilde, true)
+          : this.resolve(lexical, this.ctx.cwd, false, true);
+      if (!r.certain || r.real === null) next.push(null);
+      else {
+        if (lexical !== null && lexical !== r.real) {
+          const known = this.logical.get(r.real);
+          // The same directory reached by two written paths: which one $PWD holds is not known.
+          this.logical.set(r.real, known === undefined || known === lexical ? lexical : '');
+        }
         next.push(
           this.planned.cwd(r.real, (p) => {
             const via = this.resolve(p, this.ctx.cwd, false, true);
             return via.certain ? via.real : null;
           }),
         );
+      }
     }
     this.state.cwds = union([], next);
   }
