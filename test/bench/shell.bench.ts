@@ -82,7 +82,72 @@ export default async function shellBench(): Promise<void> {
     console.log(
       `script: ${us('check, 2000-char script (unmemoised)')} µs vs bash-parser ${us('bash-parser alone, 2000-char script')} µs`,
     );
+    await ratioVsReadFile(guard, ctx);
+    pathological(ctx);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** Issue 13: a simple command's shell check should cost ≤ 1.5 × a read_file decision on the same path. */
+async function ratioVsReadFile(
+  guard: ReturnType<typeof createGuard>,
+  ctx: { cwd: string } & Record<string, unknown>,
+): Promise<void> {
+  const path = 'src/index.ts';
+  const shellCall = { tool: 'shell_exec', args: { command: `cat ${path}` } };
+  const fileCall = { tool: 'read_file', args: { path } };
+  const c = ctx as unknown as Parameters<typeof guard.check>[1];
+  for (const call of [shellCall, fileCall]) {
+    const d = await guard.check(call, c);
+    if (d.action !== 'allow') throw new Error(`bench setup: ${call.tool} was ${d.action}`);
+  }
+  const m = await runSuite('shell check vs read_file decision, same path', [
+    { name: 'read_file src/index.ts', fn: () => guard.check(fileCall, c) },
+    { name: 'shell: cat src/index.ts (parse memoised)', fn: () => guard.check(shellCall, c) },
+  ]);
+  const ratio =
+    (m.get('shell: cat src/index.ts (parse memoised)') ?? Number.NaN) /
+    (m.get('read_file src/index.ts') ?? Number.NaN);
+  console.log(`shell check / read_file decision: ${ratio.toFixed(2)}× (goal ≤ 1.5×)`);
+}
+
+const nestedLoops = (n: number) =>
+  `${Array.from({ length: n }, (_, k) => `for i${k} in a b; do x=$i${k};`).join(' ')} cat $x;${' done;'.repeat(n)}`;
+
+/** Issue 13, class 5: each pathological input gets a decision within the budget (default 50 ms CPU). */
+function pathological(ctx: Record<string, unknown>): void {
+  const cases: [string, string][] = [
+    ['30 nested loops', nestedLoops(30)],
+    ['20 nested loops', nestedLoops(20)],
+    [
+      '20,000-character script',
+      Array.from({ length: 600 }, (_, k) => `if [ -f a${k} ]; then cp a${k} b${k}; fi`)
+        .join('\n')
+        .slice(0, 20_000),
+    ],
+    ['{a,b}×25', `echo ${'{a,b}'.repeat(25)}`],
+    ['200-deep $( )', `${'$('.repeat(200)}echo x${')'.repeat(200)}`],
+    ['1 MB command', `echo ${'a '.repeat(500_000)}`],
+  ];
+  console.log('\n## shell: pathological inputs (one run each, default budget)');
+  const rows = cases.map(([name, cmd]) => {
+    extractAccesses(`${cmd} #warm`, ctx as never);
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const r = extractAccesses(cmd, ctx as never);
+    const cpu = process.cpuUsage(cpu0);
+    return {
+      case: name,
+      chars: cmd.length,
+      'wall ms': Number((performance.now() - t0).toFixed(1)),
+      'cpu ms': Number(((cpu.user + cpu.system) / 1000).toFixed(1)),
+      answer: r.accesses.some((a) => a.reason?.startsWith('SHELL_BUDGET'))
+        ? 'SHELL_BUDGET (uncertain)'
+        : r.uncertain
+          ? 'uncertain'
+          : 'certain',
+    };
+  });
+  console.table(rows);
 }

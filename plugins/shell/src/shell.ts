@@ -27,7 +27,11 @@ export type { ShellOptions, ShellToolSpec } from './shellOptions.js';
  */
 export function shell(options?: ShellOptions): GuardPlugin {
   const opts = compileShellOptions(options);
-  const extractOptions = { unknownCommands: opts.unknownCommands, maxDepth: opts.maxDepth };
+  const extractOptions = {
+    unknownCommands: opts.unknownCommands,
+    maxDepth: opts.maxDepth,
+    budget: opts.budget,
+  };
   // Per call only (keyed by the call's state object): never reused across calls.
   const byCall = new WeakMap<CallState, Extraction>();
   const needsGuard = opts.metacharacters === 'deny' || opts.unknownCommands !== 'write';

@@ -26,6 +26,8 @@ export interface ShellOptions {
   metacharacters?: Metacharacters;
   /** Nesting limit for `bash -c`, `eval`, `$(…)` (default 8). */
   maxDepth?: number;
+  /** CPU-time budget of one analysis in ms (default 50, at most 10× that in wall time); over it: SHELL_BUDGET. */
+  budget?: number;
 }
 
 export interface CompiledShellOptions {
@@ -34,6 +36,7 @@ export interface CompiledShellOptions {
   unknownCommands: UnknownCommands;
   metacharacters: Metacharacters;
   maxDepth: number;
+  budget: number;
 }
 
 /** The known tools (kept under this name for callers of earlier releases). */
@@ -51,7 +54,7 @@ export function compileShellOptions(options: ShellOptions | undefined): Compiled
   if (options === undefined) options = {};
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail('', options, 'an object');
-  const known = new Set(['tools', 'notShell', 'unknownCommands', 'metacharacters', 'maxDepth']);
+  const known = new Set(['tools', 'notShell', 'unknownCommands', 'metacharacters', 'maxDepth', 'budget']);
   for (const k of Object.keys(options))
     if (!known.has(k))
       fail(k, (options as Record<string, unknown>)[k], `one of ${[...known].join(', ')} (unknown option)`);
@@ -64,6 +67,9 @@ export function compileShellOptions(options: ShellOptions | undefined): Compiled
   const maxDepth = options.maxDepth ?? 8;
   if (!Number.isInteger(maxDepth) || maxDepth < 0 || maxDepth > 64)
     fail('maxDepth', maxDepth, 'an integer from 0 to 64');
+  const budget = options.budget ?? 50;
+  if (typeof budget !== 'number' || !Number.isFinite(budget) || budget <= 0)
+    fail('budget', budget, 'a positive number of milliseconds');
   const given = options.tools ?? {};
   if (given === null || typeof given !== 'object' || Array.isArray(given))
     fail('tools', given, 'an object mapping tool names to { commandArg, … } or false');
@@ -83,5 +89,6 @@ export function compileShellOptions(options: ShellOptions | undefined): Compiled
     unknownCommands,
     metacharacters,
     maxDepth,
+    budget,
   };
 }

@@ -9,7 +9,7 @@ import { FIXTURE_ENV, fakeContext } from './helpers.js';
 
 const ctx = fakeContext(FIXTURE_ENV);
 const key = (cmd: string, parse: 'auto' | 'full') =>
-  extractAccesses(cmd, ctx, { parse }).accesses.map(
+  extractAccesses(cmd, ctx, { parse, budget: 60_000 }).accesses.map(
     (a) => `${a.op} ${a.scope} ${a.path} ${a.certain} ${a.origin} ${a.onLink ?? false}`,
   );
 

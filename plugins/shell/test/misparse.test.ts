@@ -30,7 +30,7 @@ describe('bash-parser misparse guards', () => {
 
   it('((…)) is arithmetic, and what follows it is analysed', () => {
     expect(run('((i++)) && rm /after')).toEqual(['write /after (link)']);
-    expect(run('(( $(rm /x) ))')).toEqual(['write ?']);
+    expect(run('(( $(rm /x) ))')).toEqual(['write /x (link)']);
   });
 
   it('<<< feeds data, not a path', () => {

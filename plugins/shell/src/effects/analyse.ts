@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import {
   type Access,
   type CallContext,
@@ -8,10 +9,12 @@ import {
   resolvePath,
   uncertainAccess,
 } from '@toolgate/core';
+import { BudgetExceeded, tick } from '../lex/budget.js';
 import { findMetacharacters } from '../lex/findMetacharacters.js';
 import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
 import { parseScript } from '../parse/parseScript.js';
+import { shellBuiltins } from '../programs/builtins.js';
 import { commandTable } from '../programs/table.js';
 import {
   type Expanded,
@@ -21,27 +24,35 @@ import {
   fieldAsValue,
   heredocSubstitutions,
   type Lookup,
+  type Nested,
 } from '../state/expandWord.js';
 import {
   cloneState,
+  type FuncDef,
   merge,
   type ShellState,
   union,
   type VarValue,
+  widen,
   writableFuncs,
   writableVars,
 } from '../state/shellState.js';
+import { tildeMeaning } from '../state/tildePrefix.js';
+import { arithmetic, type CodeSink, codeInArgv } from './codeInData.js';
 import { CommandCx } from './commandCx.js';
 import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
+import { BASH_BUILTINS, lookupInPath } from './pathLookup.js';
 import { PlannedChanges } from './plannedChanges.js';
 import { readBounded, writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
 
+const MAX_ACCESSES = 20_000;
+const INTEGER_DECL = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const PLAIN = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
 const DANGEROUS =
-  /^(PATH|IFS|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*|PS4|GIT_[A-Z_]*(SSH|COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|CONFIG[A-Z_]*|EXTERNAL_DIFF)|SSH_ASKPASS|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|MANPAGER|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|TMPDIR)$/;
+  /^(IFS|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*|PS4|GIT_[A-Z_]*(SSH|COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|CONFIG[A-Z_]*|EXTERNAL_DIFF)|SSH_ASKPASS|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|MANPAGER|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|TMPDIR)$/;
 
 function cutAtNul(value: string): string {
   const nul = value.indexOf('\0');
@@ -64,6 +75,18 @@ export class Analyser {
   private readonly memo = new Map<string, ResolvedPath>();
   // Directories found real during this extraction (one call): later paths in them cost one lstat.
   private readonly realDirs = new Set<string>();
+  private readonly defs = new Map<Node, FuncDef>();
+  private readonly exportedDefs = new Map<FuncDef, FuncDef>();
+  /** Functions being called now: a recursive call is not unrolled. */
+  private readonly calling = new Set<FuncDef>();
+  /** Real cwd → the logical path `cd` reached it by, where they differ (`''`: more than one). */
+  private readonly logical = new Map<string, string>();
+  /** Variables declared integer (`declare -i`): what is assigned to them is evaluated as arithmetic. */
+  private readonly integers = new Set<string>();
+  /** Set while analysing code a POSIX sh may run (`sh -c`): `((…))` is also read as nested subshells. */
+  posix = false;
+  /** One frame per function being called: the values its `local` variables hid. */
+  private readonly locals: Map<string, VarValue | undefined>[] = [];
   private state: ShellState;
   readonly maxDepth: number;
   private readonly prefix: string;
@@ -80,9 +103,13 @@ export class Analyser {
 
   // ---------- accesses ----------
 
-  push(a: Access): void {
+  /** Records an access once; `final`: the closing access of an analysis, exempt from the size bound. */
+  push(a: Access, final = false): void {
     const key = `${a.op}\0${a.scope}\0${a.path}\0${a.realPath}\0${a.origin}\0${a.certain}\0${a.onLink ? 1 : 0}`;
     if (this.seen.has(key)) return;
+    // A size bound beside the time bound: past it the answer is uncertain anyway.
+    if (this.seen.size >= MAX_ACCESSES && !final)
+      throw new BudgetExceeded(`more than ${MAX_ACCESSES} accesses`);
     this.seen.add(key);
     this.accesses.push(a);
     this.commandOf.set(a, this.commandSeq);
@@ -147,22 +174,24 @@ export class Analyser {
       );
       return;
     }
-    // `~+` and `~-` are the shell's current and previous directories, which a `cd` here has changed.
-    if (tilde && this.cdHappened && /^~[+-](\/|$)/.test(value)) {
-      if (value[1] === '-') {
-        this.push(
-          uncertainAccess(
-            f.raw,
-            op,
-            full,
-            '~- is the directory before a cd of this command',
-            o.scope ?? 'path',
-          ),
-        );
+    if (tilde) {
+      // `~`, `~+`, `~-` read $HOME, $PWD, $OLDPWD as this script left them.
+      const t = tildeMeaning(value, this.state.vars, this.lookup, this.cdHappened);
+      if (t.kind === 'uncertain') {
+        this.push(uncertainAccess(f.raw, op, full, t.reason, o.scope ?? 'path'));
         return;
       }
-      value = `.${value.slice(2)}`;
-      tilde = false;
+      if (t.kind === 'values') {
+        for (const v of t.values) {
+          const glob = f.glob >= 0 ? f.glob + v.length - value.length : -1;
+          this.emit({ ...f, value: v, tilde: false, glob }, op, origin, o);
+        }
+        return;
+      }
+      if (t.kind === 'cwd') {
+        value = `.${t.rest}`;
+        tilde = false;
+      } else if (t.kind === 'literal') tilde = false;
     }
     let scope = o.scope ?? 'path';
     let followFinal = o.followFinal ?? true;
@@ -294,6 +323,19 @@ export class Analyser {
 
   // ---------- variables ----------
 
+  /** A variable's value where the script never assigned it: the call's environment (see `merge`). */
+  private readonly inherited = (name: string): VarValue | undefined => {
+    // PWD and OLDPWD follow the tracked cwd, which differs per branch: not inherited values.
+    if (name === 'PWD' || name === 'OLDPWD' || !/^[A-Za-z_]/.test(name)) return undefined;
+    if (this.envMode === 'clean') return 'unset';
+    if (this.envMode === 'other-user' && (name === 'HOME' || name === 'USER' || name === 'LOGNAME'))
+      return null;
+    const env = this.ctx.env[name];
+    if (env !== undefined) return [env];
+    if (name === 'HOME') return [this.ctx.home];
+    return 'unset';
+  };
+
   lookup: Lookup = (name) => {
     const v = this.state.vars.get(name);
     if (v !== undefined) return v === 'unset' ? undefined : v;
@@ -303,7 +345,6 @@ export class Analyser {
       const c = this.state.cwds;
       return c.length === 1 && c[0] !== null ? [c[0]!] : null;
     }
-    if (name === 'OLDPWD' && this.cdHappened) return null;
     if (this.envMode === 'other-user' && (name === 'HOME' || name === 'USER' || name === 'LOGNAME'))
       return null;
     if (this.envMode === 'clean') return undefined;
@@ -313,9 +354,64 @@ export class Analyser {
     return undefined;
   };
 
-  setVar(name: string, values: readonly string[] | null): void {
-    this.dangerous(name);
+  /**
+   * Sets a variable; `'unset'` removes it. `local`: only until the function being called returns (the value
+   * before the call comes back then).
+   */
+  setVar(name: string, values: readonly string[] | null | 'unset' | 'declared', local = false): void {
+    if (values === 'declared') {
+      // `declare X` / `local X`: a new unset local inside a function; outside one only attributes change.
+      if (!local || this.locals.length === 0) return;
+      values = 'unset';
+    }
+    // Removing such a variable, or emptying it, makes nothing run (IFS='' does change splitting).
+    if (values !== 'unset' && (name === 'IFS' || values === null || values.some((v) => v !== '')))
+      this.dangerous(name);
+    if (this.integers.has(name) && values !== 'unset') {
+      // `declare -i n; n=EXPR`: assigning to an integer variable evaluates the value as arithmetic.
+      if (values === null)
+        this.uncertain(name, 'write', 'code', `integer variable ${name} gets a value that is not known`);
+      else for (const v of values) arithmetic(v, this.sink(0));
+    }
+    const frame = this.locals[this.locals.length - 1];
+    if (local && frame && !frame.has(name)) frame.set(name, this.state.vars.get(name));
     writableVars(this.state).set(name, values);
+  }
+
+  dropFunction(name: string): void {
+    if (this.state.funcs.has(name)) writableFuncs(this.state).delete(name);
+  }
+
+  /** Runs `fn` with these variables set, then puts back what they were (a command's own environment). */
+  withVars(vars: readonly [string, string[] | null][], fn: () => void): void {
+    if (vars.length === 0) {
+      fn();
+      return;
+    }
+    const saved = vars.map(([n]) => [n, this.state.vars.get(n)] as const);
+    for (const [n, v] of vars) this.setVar(n, v);
+    fn();
+    const out = writableVars(this.state);
+    for (const [n, v] of saved) {
+      if (v === undefined) out.delete(n);
+      else out.set(n, v);
+    }
+  }
+
+  /** `export -f NAME`: child shells see the function. */
+  exportFunction(name: string): void {
+    const defs = this.state.funcs.get(name);
+    if (!defs) return;
+    const exported = defs.map((d) => {
+      if (d.exported) return d;
+      let e = this.exportedDefs.get(d);
+      if (!e) {
+        e = { ...d, exported: true };
+        this.exportedDefs.set(d, e);
+      }
+      return e;
+    });
+    writableFuncs(this.state).set(name, exported);
   }
 
   /** Variables that make programs run or load code of their choosing, or change how words split. */
@@ -337,6 +433,7 @@ export class Analyser {
   }
 
   expand(raw: string, depth: number): Field[] {
+    tick();
     // Most words are plain: nothing to expand, quote or glob.
     if (PLAIN.test(raw)) return [{ value: raw, raw, glob: -1, tilde: false }];
     let ex: Expanded;
@@ -346,11 +443,42 @@ export class Analyser {
       if (!(err instanceof ShellParseError)) throw err;
       return [{ value: raw, raw, glob: -1, tilde: false, uncertain: `cannot parse word: ${err.message}` }];
     }
-    for (const n of ex.nested) this.nestedScript(n.text, depth + 1, n.origin, true);
+    for (const n of ex.nested) this.runNested(n, depth);
     return ex.fields;
   }
 
+  /** A word inside `[[ … ]]`: expanded without field splitting or globbing (bash does neither there). */
+  private expandUnsplit(raw: string, depth: number): Field[] {
+    if (PLAIN.test(raw)) return [{ value: raw, raw, glob: -1, tilde: false }];
+    const r = expandAssignment(raw, this.lookup);
+    for (const n of r.nested) this.runNested(n, depth);
+    const tilde = /^~[^'"]*$/.test(raw.split('/')[0]!);
+    if (r.values?.length === 1) return [{ value: r.values[0]!, raw, glob: -1, tilde }];
+    const reason =
+      r.values === null ? 'a value inside [[ … ]] is not known' : 'a value inside [[ … ]] has several values';
+    return [{ value: '', raw, glob: -1, tilde: false, uncertain: reason }];
+  }
+
   // ---------- scripts ----------
+
+  /** Code found inside a word: a command substitution, an arithmetic expression, a prompt string. */
+  runNested(n: Nested, depth: number): void {
+    if (n.origin === 'arithmetic') arithmetic(n.text, this.sink(depth));
+    else if (n.origin === 'unknown-code')
+      this.uncertain(n.text, 'write', 'prompt', `${n.text} runs the $(…) in a value that is not known`);
+    else if (n.origin === 'prompt') {
+      for (const m of heredocSubstitutions(n.text, this.lookup)) this.runNested(m, depth);
+    } else this.nestedScript(n.text, depth + 1, n.origin, true);
+  }
+
+  /** Where code hidden in data goes (see `codeInData.ts`). */
+  private sink(depth: number): CodeSink {
+    return {
+      lookup: this.lookup,
+      code: (text, via) => this.nestedScript(text, depth + 1, via, true),
+      uncertain: (raw, reason) => this.uncertain(raw, 'write', 'code', reason),
+    };
+  }
 
   /** Analyses nested code. `isolated`: runs in a subshell (its cd and assignments do not leak). */
   nestedScript(
@@ -359,6 +487,8 @@ export class Analyser {
     via: string,
     isolated: boolean,
     positional?: readonly Field[],
+    newProcess = false,
+    posix?: boolean,
   ): void {
     if (depth > this.maxDepth) {
       this.uncertain(text, 'write', via, `nested code deeper than ${this.maxDepth} levels`);
@@ -375,6 +505,16 @@ export class Analyser {
     for (const m of findMetacharacters(text))
       if (!this.metacharacters.includes(m)) this.metacharacters.push(m);
     const saved = isolated ? cloneState(this.state) : undefined;
+    if (newProcess) {
+      // Another shell process (`bash -c`) knows only exported functions; the rest are programs there.
+      for (const [n, defs] of this.state.funcs) {
+        const exported = defs.filter((d) => d.exported);
+        if (exported.length !== defs.length)
+          exported.length === 0
+            ? writableFuncs(this.state).delete(n)
+            : writableFuncs(this.state).set(n, exported);
+      }
+    }
     if (positional) {
       // `bash -c SCRIPT NAME ARGS…`: $0 is NAME, $1… the ARGS; past them the parameters are empty.
       for (let k = 0; k <= 9; k++) {
@@ -392,7 +532,13 @@ export class Analyser {
       writableVars(this.state).set('*', this.state.vars.get('@')!);
       writableVars(this.state).set('#', [String(rest.length)]);
     }
-    this.script(script, depth);
+    const outerPosix = this.posix;
+    if (posix !== undefined) this.posix = posix;
+    try {
+      this.script(script, depth);
+    } finally {
+      this.posix = outerPosix;
+    }
     if (saved) this.state = saved;
   }
 
@@ -403,8 +549,7 @@ export class Analyser {
       if (body.includes('$(') || body.includes('`')) {
         // A heredoc body is data, but an unquoted one still runs its command substitutions.
         try {
-          for (const n of heredocSubstitutions(body, this.lookup))
-            this.nestedScript(n.text, depth + 1, n.origin, true);
+          for (const n of heredocSubstitutions(body, this.lookup)) this.runNested(n, depth);
         } catch (err) {
           if (!(err instanceof ShellParseError)) throw err;
           this.uncertain(
@@ -427,20 +572,27 @@ export class Analyser {
       b();
       ends.push(this.state);
     }
-    this.state = merge(ends);
+    this.state = merge(ends, this.inherited);
   }
 
   private loop(body: () => void): void {
-    // Zero, one or more iterations: two passes reach what a loop can change; more change ⇒ unknown.
-    this.alternatives([body], true);
-    const once = cloneState(this.state);
-    this.alternatives([body], true);
-    if (this.state.cwds.length !== once.cwds.length) this.state.cwds = union(this.state.cwds, [null]);
-    for (const [n, v] of this.state.vars) {
-      const before = once.vars.get(n);
-      if (v !== before && !(Array.isArray(v) && Array.isArray(before) && v.length === before.length)) {
-        writableVars(this.state).set(n, null);
+    // Zero, one or more iterations, by widening rather than unrolling: run the body, and while the merged
+    // end state differs from the start, make what changed unknown and run it again from there. Values only
+    // ever move towards unknown, so this stops; and a nested loop's second pass starts from an already
+    // widened state, where it needs one pass — nesting costs O(n²) body runs, not 2ⁿ.
+    let start = cloneState(this.state);
+    for (let step = 0; ; step++) {
+      // Cannot happen by the argument above; if it ever did, fail closed rather than spin.
+      if (step > 64) throw new BudgetExceeded('a loop did not reach a fixpoint');
+      this.state = cloneState(start);
+      body();
+      const end = merge([start, this.state], this.inherited);
+      const widened = widen(start, end, step);
+      if (widened === start) {
+        this.state = end;
+        return;
       }
+      start = widened;
     }
   }
 
@@ -466,6 +618,7 @@ export class Analyser {
   }
 
   run(node: Node, src: string, depth: number): void {
+    tick();
     switch (node.t) {
       case 'cmd':
         this.command(node, src, depth);
@@ -488,7 +641,7 @@ export class Analyser {
           this.run(part, src, depth);
           ends.push(cloneState(this.state));
         }
-        this.state = merge(ends);
+        this.state = merge(ends, this.inherited);
         return;
       }
       case 'or': {
@@ -496,9 +649,9 @@ export class Analyser {
         const start = cloneState(this.state);
         this.run(node.left, src, depth);
         const afterLeft = cloneState(this.state);
-        this.state = merge([start, afterLeft]);
+        this.state = merge([start, afterLeft], this.inherited);
         this.run(node.right, src, depth);
-        this.state = merge([afterLeft, this.state]);
+        this.state = merge([afterLeft, this.state], this.inherited);
         return;
       }
       case 'pipe':
@@ -531,9 +684,9 @@ export class Analyser {
         const afterClause = cloneState(this.state);
         this.run(node.consequent, src, depth);
         const afterThen = this.state;
-        this.state = merge([start, afterClause]);
+        this.state = merge([start, afterClause], this.inherited);
         if (node.alternate) this.run(node.alternate, src, depth);
-        this.state = merge([afterThen, this.state]);
+        this.state = merge([afterThen, this.state], this.inherited);
         return;
       }
       case 'loop':
@@ -572,28 +725,34 @@ export class Analyser {
         return;
       }
       case 'func': {
-        // Analysed where defined, with unknown arguments; a call only matters if the body changes the cwd.
+        // Analysed where it is called, with the state there (what `~`, `$X` or the cwd mean then) — and
+        // here as well, in a subshell, with unknown arguments: a persistent shell may call it later.
         const saved = cloneState(this.state);
         this.redirects(node.redirects, src, depth);
         this.run(node.body, src, depth);
-        const cd =
-          this.state.cwds.length !== saved.cwds.length || this.state.cwds.some((c, k) => c !== saved.cwds[k]);
         this.state = saved;
-        writableFuncs(this.state).set(node.name, cd);
+        // One object per definition, so that a loop redefining it reaches its fixpoint.
+        let def = this.defs.get(node);
+        if (!def) {
+          def = { body: node.body, src, redirects: node.redirects, exported: false };
+          this.defs.set(node, def);
+        }
+        writableFuncs(this.state).set(node.name, [def]);
         return;
       }
       case 'not': {
         // Success and failure swap: a later `&&` may run in the state from before this part.
         const before = cloneState(this.state);
         this.run(node.node, src, depth);
-        this.state = merge([before, this.state]);
+        this.state = merge([before, this.state], this.inherited);
         return;
       }
       case 'arith': {
+        // bash: an arithmetic command. POSIX sh (dash) has none: `((cat X))` is a subshell in a subshell
+        // there, so where the shell may be sh both readings are analysed.
         const text = this.text(node.text, src);
-        if (text.includes('$(') || text.includes('`')) {
-          this.uncertain(text, 'write', 'arithmetic', 'command substitution inside ((…))');
-        }
+        arithmetic(text.replace(/^\s*\(\(|\)\)\s*$/g, ''), this.sink(depth));
+        if (this.posix) this.nestedScript(`( ${text.trim().slice(1)}`, depth + 1, 'posix-subshell', true);
         return;
       }
     }
@@ -607,12 +766,12 @@ export class Analyser {
       const name = NAME.exec(text)?.[0] ?? '';
       const valueText = text.slice(text.indexOf('=') + 1);
       const r = expandAssignment(valueText, this.lookup);
-      for (const n of r.nested) this.nestedScript(n.text, depth + 1, n.origin, true);
+      for (const n of r.nested) this.runNested(n, depth);
       let values = r.values;
-      if (values && valueText.startsWith('~')) {
-        values = values.map((v) => expandPath(v, this.ctx, { vars: false }).value);
-      }
-      if (text.includes('+=') || text.includes('[')) values = null;
+      if (values && valueText.startsWith('~')) values = this.assignedTilde(values);
+      // `a[i]=v` and `a+=v`: an element or an append, whose whole value we do not track.
+      const lhs = text.slice(0, text.indexOf('='));
+      if (lhs.includes('[') || lhs.endsWith('+')) values = null;
       temp.push([name, values]);
     }
     if (node.words.length === 0) {
@@ -623,7 +782,7 @@ export class Analyser {
     // `X=/etc cat $X/passwd`: bash expands the *old* value of X in the arguments; judge both.
     const saved = new Map<string, VarValue | undefined>();
     for (const [n, v] of temp) {
-      this.dangerous(n);
+      if (v === null || v.some((x) => x !== '') || n === 'IFS') this.dangerous(n);
       const old = this.lookup(n);
       saved.set(n, this.state.vars.get(n));
       const uses = node.words.some((w) => new RegExp(`\\$\\{?${n}\\b`).test(this.text(w, src)));
@@ -638,13 +797,55 @@ export class Analyser {
       writableVars(this.state).set(n, v === null ? null : old ? union(v, old) : v);
     }
     const fields: Field[] = [];
-    for (const w of node.words) fields.push(...this.expand(this.text(w, src), depth));
+    const conditional = node.words.length > 0 && this.text(node.words[0]!, src) === '[[';
+    for (const w of node.words) {
+      const text = this.text(w, src);
+      fields.push(...(conditional ? this.expandUnsplit(text, depth) : this.expand(text, depth)));
+    }
     this.redirects(node.redirects, src, depth);
+    // The command itself runs with the new values in its environment: a child shell (`HOME=/etc bash -c
+    // 'cat ~/shadow'`) expands `~` from them, as does `cd` with no operand.
+    // `HOME=/etc cat ~/x`: bash expands `~` before the assignment takes effect — resolve it now.
+    if (temp.length > 0) fields.splice(0, fields.length, ...fields.flatMap((f) => this.tildeNow(f)));
+    for (const [n, v] of temp) writableVars(this.state).set(n, v);
+    this.exec(fields, depth);
     for (const [n, v] of saved) {
       if (v === undefined) writableVars(this.state).delete(n);
       else writableVars(this.state).set(n, v);
     }
-    this.exec(fields, depth);
+  }
+
+  /** A field's tilde prefix expanded in the state as it is now (not when the command runs). */
+  private tildeNow(f: Field): Field[] {
+    if (!f.tilde) return [f];
+    const t = tildeMeaning(f.value, this.state.vars, this.lookup, this.cdHappened);
+    if (t.kind === 'core') return [f];
+    if (t.kind === 'uncertain') return [{ ...f, tilde: false, uncertain: t.reason }];
+    if (t.kind === 'literal') return [{ ...f, tilde: false }];
+    if (t.kind === 'cwd') return [{ ...f, value: `.${t.rest}`, tilde: false }];
+    return t.values.map((v) => ({
+      ...f,
+      value: v,
+      tilde: false,
+      glob: f.glob >= 0 ? f.glob + v.length - f.value.length : -1,
+    }));
+  }
+
+  /** `X=~/a`: the tilde prefix of an assigned value, expanded from the state as it is now; `null` if unknown. */
+  private assignedTilde(values: string[]): string[] | null {
+    const out: string[] = [];
+    for (const v of values) {
+      const t = tildeMeaning(v, this.state.vars, this.lookup, this.cdHappened);
+      if (t.kind === 'uncertain') return null;
+      if (t.kind === 'values') out.push(...t.values);
+      else if (t.kind === 'literal') out.push(v);
+      else if (t.kind === 'cwd') {
+        const pwd = this.lookup('PWD');
+        if (!pwd) return null;
+        out.push(...pwd.map((p) => p + t.rest));
+      } else out.push(expandPath(v, this.ctx, { vars: false }).value);
+    }
+    return out;
   }
 
   /**
@@ -695,17 +896,104 @@ export class Analyser {
         return;
       }
     }
-    if (this.state.funcs.has(name)) {
-      if (this.state.funcs.get(name)) this.state.cwds = [null];
+    codeInArgv(name, args, this.sink(depth));
+    if (INTEGER_DECL.has(name) && args.some((f) => /^-[a-zA-Z]*i/.test(f.value)))
+      for (const f of args) {
+        const n = NAME.exec(f.value)?.[0];
+        if (n && !f.value.startsWith('-')) this.integers.add(n);
+      }
+    const defs = this.state.funcs.get(name);
+    if (defs) {
+      this.callFunction(name, defs, args, depth);
       return;
     }
-    const handler = commandTable.get(name);
+    // The table's view of the command stands in any case; elsewhere on $PATH it is also that file.
+    if (slash === -1 && !BASH_BUILTINS.has(name) && this.state.vars.has('PATH')) this.pathProgram(head, args);
+    const handler = shellBuiltins[name] ?? commandTable.get(name);
     if (!handler) {
       if (!this.unknown.includes(name)) this.unknown.push(name);
       this.unknownOperands(name, args);
       return;
     }
     handler(this.context(name, args, depth));
+  }
+
+  /**
+   * Runs a function's body in this shell (its cd and assignments persist, `local` ones do not) with `$1`…
+   * bound to the arguments; several possible definitions are alternatives. Recursion stops at `maxDepth`.
+   */
+  private callFunction(name: string, defs: readonly FuncDef[], args: readonly Field[], depth: number): void {
+    if (depth + 1 > this.maxDepth) {
+      this.uncertain(name, 'write', 'function', `function calls nested deeper than ${this.maxDepth} levels`);
+      return;
+    }
+    const positional = ['@', '*', '#', ...Array.from({ length: 10 }, (_, k) => String(k + 1))];
+    const outer = new Map(positional.map((n) => [n, this.state.vars.get(n)] as const));
+    const vars = writableVars(this.state);
+    const known = args.map(fieldAsValue);
+    for (let k = 1; k <= 10; k++) {
+      const v = known[k - 1];
+      vars.set(String(k), v === undefined ? 'unset' : v === null ? null : [v]);
+    }
+    vars.set('@', known.some((v) => v === null) ? null : (known as string[]));
+    vars.set('*', vars.get('@')!);
+    vars.set('#', [String(args.length)]);
+    if (defs.some((d) => this.calling.has(d))) {
+      // Unrolling recursion costs exponential time for what a fixpoint would give; fail closed instead.
+      this.uncertain(name, 'write', 'function', `recursive call of function ${name}`);
+      return;
+    }
+    this.locals.push(new Map());
+    this.alternatives(
+      defs.map((d) => () => {
+        this.calling.add(d);
+        try {
+          this.redirects(d.redirects, d.src, depth + 1);
+          this.run(d.body, d.src, depth + 1);
+        } finally {
+          this.calling.delete(d);
+        }
+      }),
+      false,
+    );
+    const frame = this.locals.pop()!;
+    const after = writableVars(this.state);
+    for (const [n, v] of [...frame, ...outer]) {
+      if (v === undefined) after.delete(n);
+      else after.set(n, v);
+    }
+  }
+
+  /**
+   * After the script changed $PATH (`export PATH=venv/bin:$PATH`), whether `head` still runs the system
+   * program the table describes. If not, it was handled here: a file elsewhere on $PATH runs like a program
+   * given by path (read, operands as an unknown command's); a $PATH we cannot know is uncertain.
+   */
+  private pathProgram(head: Field, args: readonly Field[]): void {
+    const path = this.lookup('PATH');
+    if (!path) {
+      this.uncertain(
+        head.value,
+        'write',
+        'command',
+        `${head.value} is looked up through a $PATH that is not known`,
+      );
+      return;
+    }
+    for (const value of path) {
+      for (const cwd of this.state.cwds) {
+        const hit = lookupInPath(head.value, value, cwd, (dir) => writtenBefore(this.accesses, dir));
+        if (hit.kind === 'system') continue;
+        if (hit.kind === 'uncertain') {
+          this.uncertain(head.value, 'write', 'command', hit.reason);
+          return;
+        }
+        this.emit({ ...head, value: hit.file }, 'read', `${head.value}:exec`);
+        if (!this.unknown.includes(head.value)) this.unknown.push(head.value);
+        this.unknownOperands(head.value, args);
+        return;
+      }
+    }
   }
 
   unknownOperands(name: string, args: readonly Field[]): void {
@@ -718,6 +1006,11 @@ export class Analyser {
 
   chdir(target: Field | null, cdpath = false): void {
     this.cdHappened = true;
+    // cd sets OLDPWD to the old $PWD and PWD to where it lands (the tracked cwd, read through lookup).
+    const oldPwd = this.lookup('PWD');
+    const vars = writableVars(this.state);
+    vars.set('OLDPWD', oldPwd === undefined ? null : oldPwd);
+    vars.delete('PWD');
     // `cd name` searches $CDPATH first: where it lands is not known.
     if (
       cdpath &&
@@ -740,17 +1033,34 @@ export class Analyser {
         next.push(null);
         continue;
       }
-      const r = this.resolve(target.value, cwd, target.tilde, true);
-      // `cd` is logical: `cd link/..` returns beside the link, where the kernel would not. Unknown then.
-      if (!r.certain || r.real === null || (r.hops.length > 0 && /(^|\/)\.\.(\/|$)/.test(target.value)))
+      // `cd` is logical (bash without -P): `..` removes the previous component of $PWD as written, so
+      // `cd link && cd ..` returns beside the link, where the kernel's `..` would not. Resolve the lexical
+      // path from the logical cwd; what the kernel does with `..` inside other paths stays physical.
+      const base = this.logical.get(cwd) ?? cwd;
+      const value = cutAtNul(target.value);
+      const lexical = target.tilde ? null : posix.resolve(base, value);
+      if (base === '' || value === '') {
         next.push(null);
-      else
+        continue;
+      }
+      const r =
+        lexical === null
+          ? this.resolve(target.value, cwd, target.tilde, true)
+          : this.resolve(lexical, this.ctx.cwd, false, true);
+      if (!r.certain || r.real === null) next.push(null);
+      else {
+        if (lexical !== null && lexical !== r.real) {
+          const known = this.logical.get(r.real);
+          // The same directory reached by two written paths: which one $PWD holds is not known.
+          this.logical.set(r.real, known === undefined || known === lexical ? lexical : '');
+        }
         next.push(
           this.planned.cwd(r.real, (p) => {
             const via = this.resolve(p, this.ctx.cwd, false, true);
             return via.certain ? via.real : null;
           }),
         );
+      }
     }
     this.state.cwds = union([], next);
   }

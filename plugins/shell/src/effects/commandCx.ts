@@ -31,19 +31,41 @@ export class CommandCx implements CommandContext {
   unknownOperands(fields: readonly Field[]): void {
     unknownCommand(fields, new CommandCx(this.a, this.name, fields, this.depth));
   }
-  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void {
+  exec(
+    argv: readonly Field[],
+    env?: 'other-user' | 'clean',
+    vars?: readonly [string, string[] | null][],
+  ): void {
     if (this.depth + 1 > this.a.maxDepth)
       this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
-    else this.a.execWith(argv, this.depth + 1, env);
+    else this.a.withVars(vars ?? [], () => this.a.execWith(argv, this.depth + 1, env));
   }
-  script(text: string, via: string, o?: { sameShell?: boolean; positional?: readonly Field[] }): void {
-    this.a.nestedScript(text, this.depth + 1, via, !o?.sameShell, o?.positional);
+  script(
+    text: string,
+    via: string,
+    o?: { sameShell?: boolean; positional?: readonly Field[]; newProcess?: boolean; posix?: boolean },
+  ): void {
+    this.a.nestedScript(
+      text,
+      this.depth + 1,
+      via,
+      !o?.sameShell,
+      o?.positional,
+      o?.newProcess ?? !o?.sameShell,
+      o?.posix,
+    );
   }
   chdir(target: Field | null, cdpath = false): void {
     this.a.chdir(target, cdpath);
   }
-  setVar(name: string, values: string[] | null): void {
-    this.a.setVar(name, values);
+  setVar(name: string, values: string[] | null | 'unset' | 'declared', o?: { local?: boolean }): void {
+    this.a.setVar(name, values, o?.local);
+  }
+  exportFunction(name: string): void {
+    this.a.exportFunction(name);
+  }
+  dropFunction(name: string): void {
+    this.a.dropFunction(name);
   }
   exists(f: Field): boolean {
     return this.a.exists(f);

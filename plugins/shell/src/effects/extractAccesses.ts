@@ -1,10 +1,14 @@
 import { type CallContext, describeValue, ToolgateError, uncertainAccess } from '@toolgate/core';
+import { BudgetExceeded, endBudget, startBudget } from '../lex/budget.js';
 import { findMetacharacters } from '../lex/findMetacharacters.js';
 import { ShellParseError } from '../lex/parseError.js';
 import { parseScript } from '../parse/parseScript.js';
 import { Analyser } from './analyse.js';
 import type { Extraction, ExtractOptions } from './extractTypes.js';
 import { markUnknownContents } from './unknownContents.js';
+
+/** Default time budget of one analysis, in milliseconds. */
+export const DEFAULT_BUDGET_MS = 50;
 
 /**
  * Every path a shell command can touch, as core `Access`es, or an honest "unknown": a construct we cannot
@@ -32,16 +36,39 @@ export function extractAccesses(
   }
   const analyser = new Analyser(ctx, options, cwd);
   const prefix = options.originPrefix ?? 'shell';
-  const metacharacters = findMetacharacters(command);
+  const budget = options.budget ?? DEFAULT_BUDGET_MS;
+  const saved = startBudget(budget);
+  let metacharacters: string[] = [];
   try {
+    metacharacters = findMetacharacters(command);
     const script = parseScript(command, options.parse ?? 'auto');
     analyser.script(script, 0);
   } catch (err) {
-    if (!(err instanceof ShellParseError) && !(err instanceof RangeError)) throw err;
+    if (err instanceof BudgetExceeded) {
+      // Never a hang: what the walk found so far stands, and the rest is one uncertain access.
+      analyser.push(
+        uncertainAccess(
+          command.length > 200 ? `${command.slice(0, 200)}…` : command || '?',
+          'write',
+          `${prefix}:budget`,
+          `SHELL_BUDGET: ${err.message} (${command.length} characters)`,
+        ),
+        true,
+      );
+    } else if (!(err instanceof ShellParseError) && !(err instanceof RangeError)) throw err;
     // Fail closed: a command we cannot parse may touch anything.
-    analyser.push(
-      uncertainAccess(command || '?', 'write', `${prefix}:parse`, `cannot parse the command: ${err.message}`),
-    );
+    else
+      analyser.push(
+        uncertainAccess(
+          command || '?',
+          'write',
+          `${prefix}:parse`,
+          `cannot parse the command: ${err.message}`,
+        ),
+        true,
+      );
+  } finally {
+    endBudget(saved);
   }
   for (const m of analyser.metacharacters) if (!metacharacters.includes(m)) metacharacters.push(m);
   const accesses = analyser.accesses;

@@ -9,6 +9,11 @@ export interface ExtractOptions {
   unknownCommands?: UnknownCommands;
   /** How deep `bash -c`, `eval`, `$(…)` may nest before the rest is uncertain (default 8). */
   maxDepth?: number;
+  /**
+   * Time budget of the analysis in milliseconds (default 50): past it the call gets one uncertain access whose
+   * reason starts with `SHELL_BUDGET`, never a hang.
+   */
+  budget?: number;
   /** Origin prefix for accesses, default `shell`. */
   originPrefix?: string;
   /**
@@ -53,16 +58,40 @@ export interface CommandContext {
   /** Treat these operands the way unknown commands' operands are treated. */
   unknownOperands(fields: readonly Field[]): void;
   /** Runs a command given as argv (wrappers, `xargs`, `find -exec`). */
-  exec(argv: readonly Field[], env?: 'other-user' | 'clean'): void;
+  exec(
+    argv: readonly Field[],
+    env?: 'other-user' | 'clean',
+    /** Variables in the command's environment only (`env X=v cmd`): restored afterwards. */
+    vars?: readonly [string, string[] | null][],
+  ): void;
   /**
    * Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). `sameShell`: it runs in this shell
    * (`eval`), so its `cd` and assignments carry on; `positional`: `$0`, `$1`… inside it.
    */
-  script(text: string, via: string, options?: { sameShell?: boolean; positional?: readonly Field[] }): void;
+  script(
+    text: string,
+    via: string,
+    options?: {
+      sameShell?: boolean;
+      positional?: readonly Field[];
+      /** Runs in another shell process, which sees only exported functions (default: `!sameShell`). */
+      newProcess?: boolean;
+      /** The shell may be a POSIX sh (dash): constructs bash reads otherwise are analysed both ways. */
+      posix?: boolean;
+    },
+  ): void;
   /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
   chdir(target: Field | null, cdpath?: boolean): void;
-  /** Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown. */
-  setVar(name: string, values: string[] | null): void;
+  /**
+   * Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown, `'unset'` removes it,
+   * `'declared'` is a bare `declare X` (unset local inside a function, no change elsewhere);
+   * `local`: until the current function returns (`local`, `declare` inside a function).
+   */
+  setVar(name: string, values: string[] | null | 'unset' | 'declared', options?: { local?: boolean }): void;
+  /** `export -f NAME`: child shells see the function. */
+  exportFunction(name: string): void;
+  /** `unset -f NAME`: NAME is no longer a function. */
+  dropFunction(name: string): void;
   /** The real directory a field names, against the current cwd; `null` when not known for certain. */
   resolveDir(f: Field): string | null;
   /** Whether an operand names an existing file relative to the cwd (for unknown commands). */

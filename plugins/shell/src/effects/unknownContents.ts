@@ -14,7 +14,8 @@ export function markUnknownContents(
   let writers: Access[] | undefined;
   for (const a of accesses) {
     if (a.op === 'write' && a.scope === 'subtree' && a.certain && a.realPath !== null)
-      (writers ??= []).push(a);
+      if (writers) writers.push(a);
+      else writers = [a];
   }
   if (!writers) return;
   for (const a of accesses) {

@@ -1,4 +1,5 @@
 import type { HeredocBody } from '../parse/ast.js';
+import { tick } from './budget.js';
 import { ShellParseError } from './parseError.js';
 import { skipAnsi, skipBacktick, skipBrace, skipParen, skipSingle } from './scanNested.js';
 
@@ -195,6 +196,8 @@ export function lex(src: string): Lexed {
       i++;
       continue;
     }
+    // A megabyte of words must not outlast the budget before the walk even starts.
+    tick();
     if (c === '\\' && src[i + 1] === '\n') {
       i += 2;
       continue;
@@ -333,10 +336,13 @@ export function lex(src: string): Lexed {
       dupStart = -1;
     }
     if (awaitDelim) {
+      // A backslash-newline is removed before the word is read (`<<EO\⏎F` is the unquoted EOF, whose body
+      // expands), so it neither quotes the delimiter nor belongs to it.
+      const word = text.replace(/\\\n/g, '');
       pending.push({
-        delim: text.replace(/\\(.)|["']/g, '$1'),
+        delim: word.replace(/\\(.)|["']/g, '$1'),
         strip: awaitDelim.strip,
-        quoted: /["'\\]/.test(text),
+        quoted: /["'\\]/.test(word),
       });
       awaitDelim = undefined;
     }

@@ -1,4 +1,5 @@
 import parse, { type BpNode } from 'bash-parser';
+import { checkBudget, extendBudget } from '../lex/budget.js';
 import type { Lexed } from '../lex/lex.js';
 import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, RedirectKind, WordRef } from './ast.js';
@@ -10,6 +11,9 @@ const ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
  * AST to ours. Words are kept as offsets into the original text: bash-parser's own `text` has quotes
  * removed, which loses whether `*` or `$X` was quoted.
  */
+// Whether bash-parser has run in this process yet: its first call pays for warming up, not for the command.
+let warm = false;
+
 export function fullParse(lexed: Lexed, src: string, from = 0, to = src.length): Node {
   let text = from === 0 && to === src.length ? lexed.masked : lexed.masked.slice(from, to);
   // bash-parser shifts `&` onto the wrong command when the text starts with newlines: blank them.
@@ -17,8 +21,17 @@ export function fullParse(lexed: Lexed, src: string, from = 0, to = src.length):
   if (lead.includes('\n')) text = ' '.repeat(lead.length) + text.slice(lead.length);
   if (lexed.tokens.length === 0 || text.trim() === '') return { t: 'seq', items: [] };
   let ast: BpNode;
+  // One bash-parser call cannot be interrupted: refuse one the budget cannot pay for (≈ 4 µs per character
+  // when warm, and more than linear beyond a few KB), rather than block the host.
+  checkBudget(text.length * 0.004);
   try {
-    ast = parse(text, { insertLOC: true });
+    if (warm) ast = parse(text, { insertLOC: true });
+    else {
+      const t0 = performance.now();
+      ast = parse(text, { insertLOC: true });
+      warm = true;
+      extendBudget(performance.now() - t0);
+    }
   } catch (err) {
     throw new ShellParseError(`bash-parser: ${(err as Error).message.split('\n')[0]}`);
   }

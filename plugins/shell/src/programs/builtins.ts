@@ -2,61 +2,108 @@ import type { CommandHandler } from '../effects/extractTypes.js';
 import { fieldAsValue } from '../state/expandWord.js';
 import { parseArgs } from './argv.js';
 import { literal, noPaths, simple } from './spec.js';
+import { testBuiltin } from './testBuiltin.js';
 
 /** cd/pushd change the cwd for the rest of the list; `cd -`, `popd` or an unknown target make it unknown. */
 const cd: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {});
   const target = p.operands[0];
+  // cd touches nothing itself (chdir(2) needs search permission, reads no names or contents): it moves the
+  // base of later relative paths, and what follows is judged there. So `cd /` or `cd ..` are certain and
+  // allowed; `cd ~/.ssh && cat id_rsa` is judged by the read of ~/.ssh/id_rsa (issue 12, item 4).
   if (!target) {
-    const home = { ...literal('~'), tilde: true };
-    cx.read(home, { tag: 'dir' });
-    cx.chdir(home);
+    cx.chdir({ ...literal('~'), tilde: true });
     return;
   }
   if (target.value === '-' || /^[+-]\d+$/.test(target.value)) {
     cx.chdir(null);
     return;
   }
-  // The directory must be searchable: judge it as a read.
-  cx.read(target, { tag: 'dir' });
   cx.chdir(target, true);
 };
 
 const popd: CommandHandler = (cx) => cx.chdir(null);
 
-/** export/declare/local/readonly/typeset NAME=VALUE…: tracked like assignments. */
+/**
+ * export/declare/local/readonly/typeset NAME=VALUE…: tracked like assignments. Inside a function `local`,
+ * `declare` and `typeset` (without -g) are local: the old value returns when it does.
+ */
 const declare: CommandHandler = (cx) => {
-  if (cx.args.some((f) => /^-[a-zA-Z]*n/.test(f.value))) {
+  const flags = cx.args.filter((f) => /^[-+][a-zA-Z]+$/.test(f.value)).map((f) => f.value);
+  // `export -n` only removes the export attribute; elsewhere -n makes a nameref.
+  if (cx.name !== 'export' && flags.some((f) => f.startsWith('-') && f.includes('n'))) {
     cx.uncertain(`${cx.name} -n makes a name refer to another variable`);
+  }
+  const local =
+    cx.name === 'local' ||
+    ((cx.name === 'declare' || cx.name === 'typeset') && !flags.some((f) => f.includes('g')));
+  if (flags.some((f) => f.startsWith('-') && f.includes('f'))) {
+    // `export -f NAME` hands the function to child shells; `declare -f` only prints.
+    if (cx.name === 'export') for (const f of cx.args) if (NAME.test(f.value)) cx.exportFunction(f.value);
+    return;
   }
   for (const f of cx.args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
     const v = m && !m[2] ? fieldAsValue(f, m[0].length) : null;
-    if (m) cx.setVar(m[1]!, v === null ? null : [v]);
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
-      cx.setVar(f.value, null);
+    if (m) cx.setVar(m[1]!, v === null ? null : [v], { local });
+    // A bare name only declares: inside a function a new, unset local; elsewhere the value stays.
+    else if (NAME.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
+      cx.setVar(f.value, 'declared', { local });
+    else if (f.uncertain !== undefined)
+      cx.uncertain(`${cx.name} of a name that is not known: ${f.uncertain}`);
   }
 };
 
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** read/mapfile/getopts/printf -v set variables to values we cannot know. */
 const readVars: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, { short: 'adinNptuuCcOsv' });
+  // Options taking a value, and flags, as `help read` / `help mapfile` list them.
+  const mapfile = cx.name === 'mapfile' || cx.name === 'readarray';
+  const p = parseArgs(
+    cx.args,
+    mapfile ? { short: 'dnOsuCc', shortFlags: 't' } : { short: 'adinNptu', shortFlags: 'ers' },
+  );
   for (const f of p.operands) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value)) cx.setVar(f.value, null);
   for (const o of p.opts) if ((o.name === '-a' || o.name === '-v') && o.value) cx.setVar(o.value.value, null);
   if (cx.name === 'mapfile' || cx.name === 'readarray') cx.setVar('MAPFILE', null);
   cx.setVar('REPLY', null);
 };
 
+/** unset [-v] NAME… removes variables; `unset -f NAME` functions, so NAME is the program again. */
 const unset: CommandHandler = (cx) => {
-  for (const f of cx.args) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.value)) cx.setVar(f.value, null);
+  const fn = cx.args.some((f) => /^-[a-z]*f/.test(f.value));
+  for (const f of cx.args) {
+    if (!NAME.test(f.value)) continue;
+    if (fn) cx.dropFunction(f.value);
+    else {
+      // Without -v, bash unsets a function of that name when no variable has it: both, to be safe.
+      cx.setVar(f.value, 'unset');
+      if (!cx.args.some((a) => /^-[a-z]*v/.test(a.value))) cx.dropFunction(f.value);
+    }
+  }
+};
+
+/** getopts OPTSTRING NAME [ARGS…]: NAME and OPTARG get values from the arguments. */
+const getopts: CommandHandler = (cx) => {
+  const name = cx.args[1];
+  if (name && NAME.test(name.value)) cx.setVar(name.value, null);
+  else if (name) cx.uncertain('getopts sets a variable whose name is not known');
+  cx.setVar('OPTARG', null);
+  cx.setVar('OPTIND', null);
 };
 
 /** trap 'CMD' SIGNAL…: the command runs later in this shell; analyse it. */
 const trap: CommandHandler = (cx) => {
-  const [action] = cx.args;
-  if (!action || action.value.startsWith('-')) return;
+  // `trap -- ACTION SIG`: `--` ends the options (`trap -p`, `-l` only print); the action follows.
+  const k = cx.args[0]?.value === '--' ? 1 : 0;
+  const action = cx.args[k];
+  if (!action || (k === 0 && action.value.startsWith('-'))) return;
+  // A lone signal number as the first operand resets that signal (POSIX): no action.
+  if (cx.args.length === 1 + k && /^\d+$/.test(action.value)) return;
   if (action.uncertain !== undefined) cx.uncertain(`trap action is not known: ${action.uncertain}`);
-  else cx.script(action.value, 'trap');
+  // It runs later in this same shell process: it sees the functions defined by then.
+  else cx.script(action.value, 'trap', { newProcess: false });
 };
 
 /** Aliases are expanded later by the shell itself; we do not track them. */
@@ -82,7 +129,7 @@ export const builtins: Record<string, CommandHandler> = {
   read: readVars,
   mapfile: readVars,
   readarray: readVars,
-  getopts: noPaths,
+  getopts,
   unset,
   trap,
   alias,
@@ -100,6 +147,20 @@ export const builtins: Record<string, CommandHandler> = {
     if (write && p.operands.length === 0) cx.uncertain('history writes the history file');
   },
   fc: (cx) => cx.uncertain('fc re-runs commands from history'),
+  shopt: (cx) => {
+    // cdable_vars: `cd NAME` goes to $NAME when ./NAME is not a directory — where is not known here.
+    // expand_aliases alone changes nothing: alias definitions are uncertain already.
+    if (
+      cx.args.some((f) => f.value === '-s') &&
+      cx.args.some((f) => f.value === 'cdable_vars' || f.uncertain)
+    )
+      cx.uncertain("shopt -s cdable_vars lets cd go to a variable's value");
+  },
+  set: (cx) => {
+    // `set -k`: NAME=VALUE anywhere in a command's arguments goes to its environment (HOME=… for a child).
+    if (cx.args.some((f) => /^-[a-zA-Z]*k/.test(f.value) || f.value === 'keyword'))
+      cx.uncertain('set -k makes assignments anywhere in a command line reach its environment');
+  },
   hash: (cx) => {
     // `hash -p FILE NAME` makes NAME run FILE.
     if (cx.args.some((f) => f.value.startsWith('-') && f.value.includes('p')))
@@ -118,7 +179,6 @@ for (const name of [
   'exit',
   'return',
   'shift',
-  'set',
   'wait',
   'jobs',
   'kill',
@@ -136,7 +196,6 @@ for (const name of [
   'whereis',
   'ulimit',
   'umask',
-  'shopt',
   'unalias',
   'break',
   'continue',
@@ -191,3 +250,45 @@ for (const name of [
 ]) {
   builtins[name] ??= noPaths;
 }
+
+/**
+ * Builtins that are part of the shell itself and take precedence over any program table entry of the same
+ * name: `test`/`[`/`[[` (path-free unless a file operator is used) and `source`/`.` (analysed in this shell).
+ */
+/**
+ * source FILE [ARGS…] / . FILE: the file is read at check time and analysed as shell in this same shell (its
+ * cd, assignments and functions carry on), bounded in size and depth. A name without a slash is searched
+ * in $PATH first (bash's sourcepath), so it is not known which file that is.
+ */
+const source: CommandHandler = (cx) => {
+  const [file, ...args] = cx.args;
+  if (!file) {
+    cx.uncertain(`${cx.name} without a file`);
+    return;
+  }
+  cx.read(file, { tag: 'file' });
+  if (file.uncertain === undefined && !file.value.includes('/') && !file.tilde) {
+    cx.uncertain(`${cx.name} ${file.value} searches $PATH for the file first`, 'read');
+    cx.chdir(null);
+    return;
+  }
+  const content = cx.readContent(file);
+  if ('uncertain' in content) {
+    cx.uncertain(`what ${file.raw} runs cannot be analysed: ${content.uncertain}`);
+    // It may cd anywhere: relative paths after it are unknown too.
+    cx.chdir(null);
+    return;
+  }
+  // With ARGS bash sets $1… for the file and restores them after; we leave them as they are (unknown
+  // at the top level), which only makes more of the file uncertain, never less.
+  void args;
+  cx.script(content.text, cx.name === '.' ? 'dot' : 'source', { sameShell: true });
+};
+
+export const shellBuiltins: Record<string, CommandHandler> = {
+  source,
+  '.': source,
+  test: testBuiltin,
+  '[': testBuiltin,
+  '[[': testBuiltin,
+};

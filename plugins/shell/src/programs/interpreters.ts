@@ -41,7 +41,11 @@ const shellCmd: CommandHandler = (cx) => {
       cx.uncertain(
         `the script of ${cx.name} -c is not known: ${script.uncertain ?? 'find substitutes paths into it'}`,
       );
-    else cx.script(script.value, `${cx.name}-c`, { positional: rest.slice(1) });
+    else
+      cx.script(script.value, `${cx.name}-c`, {
+        positional: rest.slice(1),
+        posix: /^(sh|dash|ash|posh)$/.test(cx.name),
+      });
     return;
   }
   if (!command && rest.length === 0 && args.some((f) => f.value === '--version' || f.value === '--help'))

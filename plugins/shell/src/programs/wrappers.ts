@@ -49,7 +49,7 @@ const sudo = wrapper(
     }
     const dir = values(p, '-D', '--chdir')[0];
     if (dir) {
-      cx.read(dir, { tag: 'chdir' });
+      cx.emit(dir, 'list', { tag: 'chdir' });
       cx.chdir(dir);
     }
     if (rest.length === 0 && has(p, '-s', '--shell', '-i', '--login')) {
@@ -79,15 +79,23 @@ const env: CommandHandler = (cx) => {
   const dir = values(p, '-C', '--chdir')[0];
   if (dir) cx.chdir(dir);
   let k = 0;
+  const vars: [string, string[] | null][] = [];
   for (; k < p.operands.length; k++) {
     const f = p.operands[k]!;
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(f.value);
+    // env takes any name before `=`, also ones a shell could not assign (`BASH_FUNC_cat%%=() {…}`: an
+    // exported function the bash it starts imports — env's command then runs that code).
+    const m = /^([^=]+)=/.exec(f.value);
     if (!m) break;
+    if (m[1]!.startsWith('BASH_FUNC_')) {
+      cx.uncertain(`${m[1]} in the environment defines a function for the shell it starts`);
+      continue;
+    }
     const v = fieldAsValue(f, m[0].length);
-    cx.setVar(m[1]!, v === null ? null : [v]);
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(m[1]!)) vars.push([m[1]!, v === null ? null : [v]]);
   }
-  // `env -i` empties the environment the command (and any shell it starts) sees.
-  cx.exec(p.operands.slice(k), has(p, '-i', '--ignore-environment') ? 'clean' : undefined);
+  // `env -i` empties the environment the command (and any shell it starts) sees; the assignments are
+  // its environment only, not this shell's afterwards.
+  cx.exec(p.operands.slice(k), has(p, '-i', '--ignore-environment') ? 'clean' : undefined, vars);
 };
 
 const timeout = wrapper({ short: 'ks', long: ['kill-after', 'signal'] }, (_cx, rest) => rest.slice(1));

@@ -25,7 +25,12 @@ export interface Field {
 /** A nested command found inside a word: `$(…)`, backticks, `<(…)`. */
 export interface Nested {
   text: string;
-  origin: 'substitution' | 'process-substitution' | 'backtick';
+  /**
+   * `arithmetic`: an expression bash evaluates (`$((…))`, a subscript, `${x:off}`), whose variables are
+   * evaluated in turn; `prompt`: a value expanded like a prompt (`${x@P}`, runs its `$(…)`); `unknown-code`:
+   * such a value that is not known.
+   */
+  origin: 'substitution' | 'process-substitution' | 'backtick' | 'arithmetic' | 'prompt' | 'unknown-code';
 }
 
 export interface Expanded {
@@ -121,6 +126,7 @@ class WordExpander {
     }
     const op = /^(:?[-=?+])/.exec(rest);
     if (!op) {
+      this.hiddenCode(name, rest);
       pieces.push({ vals: [''], quoted, exp: true, unknown: `cannot evaluate \${${inner}}` });
       return;
     }
@@ -146,6 +152,32 @@ class WordExpander {
     if (isSet) pieces.push({ vals: v!, quoted, exp: true });
     else if (kind === '?') pieces.push({ vals: [''], quoted, exp: true, unknown: `\${${inner}} aborts` });
     else this.subword(word, quoted, pieces);
+  }
+
+  /**
+   * Code inside the forms of `${NAME…}` we do not evaluate: a subscript `[…]` and `:offset:length` are
+   * arithmetic, `@P` expands the value like a prompt, and any other operand word is expanded (its `$(…)`
+   * run) — reported so that the analyser sees it.
+   */
+  private hiddenCode(name: string, rest: string): void {
+    const sub = /^\[(.*)\]/s.exec(rest);
+    let after = rest;
+    if (sub) {
+      this.nested.push({ text: sub[1]!, origin: 'arithmetic' });
+      after = rest.slice(sub[0].length);
+    }
+    if (/^:[^-=?+]/.test(after)) {
+      this.nested.push({ text: after.slice(1), origin: 'arithmetic' });
+      return;
+    }
+    if (after === '@P') {
+      const v = this.lookup(name);
+      if (v === null) this.nested.push({ text: `\${${name}@P}`, origin: 'unknown-code' });
+      else for (const x of v ?? []) this.nested.push({ text: x, origin: 'prompt' });
+      return;
+    }
+    // `${x#$(…)}`, `${x/a/$(…)}`…: the operand word is expanded.
+    if (after !== '') this.scan(after, [], true);
   }
 
   /** The word of `${X:-word}`: expanded like a word, its fields joined. */
@@ -235,8 +267,7 @@ class WordExpander {
           const e = skipParen(s, i + 2);
           flush();
           if (s[i + 2] === '(' && s[e - 2] === ')') {
-            const body = s.slice(i + 3, e - 2);
-            if (/\$\(|`/.test(body)) this.nested.push({ text: body, origin: 'substitution' });
+            this.nested.push({ text: s.slice(i + 3, e - 2), origin: 'arithmetic' });
             pieces.push({ vals: [''], quoted: dq, exp: true, unknown: 'the path is built from arithmetic' });
           } else this.substitution(s.slice(i + 2, e - 1), 'substitution', dq, pieces);
           i = e;
