@@ -26,3 +26,16 @@ export function firstReason(d: Decision): string {
   const r = d.reasons[0];
   return r ? `${r.code}: ${r.reason}` : '';
 }
+
+/**
+ * What decided, for grouping mismatches: the code, the kind of access (`read*` = a subtree read) and the
+ * program that made it (`shell:git`), e.g. `PATH_DENIED read* shell:git`. Empty for an allow.
+ */
+export function decidingAccess(d: Decision): string {
+  const r = d.reasons[0];
+  if (!r) return '';
+  const a = r.access;
+  if (!a) return r.code;
+  const program = a.origin.split(':').slice(0, 2).join(':');
+  return `${r.code} ${a.op}${a.scope === 'subtree' ? '*' : ''} ${program}`;
+}

@@ -32,8 +32,17 @@ export function parseCorpus(text: string, category: string): CorpusCase[] {
     const cols = line.split('\t');
     const [command, a, b, why] = cols;
     if (cols.length !== 4 || !command || !why || !a || !b || !EXPECTED.has(a) || !EXPECTED.has(b))
-      throw new Error(`${where}: want "command<TAB>allow|deny|uncertain<TAB>…<TAB>why", got ${JSON.stringify(line)}`);
-    cases.push({ command: command.replaceAll('⏎', '\n'), expectA: a as Expected, expectB: b as Expected, why, category, where });
+      throw new Error(
+        `${where}: want "command<TAB>allow|deny|uncertain<TAB>…<TAB>why", got ${JSON.stringify(line)}`,
+      );
+    cases.push({
+      command: command.replaceAll('⏎', '\n'),
+      expectA: a as Expected,
+      expectB: b as Expected,
+      why,
+      category,
+      where,
+    });
   });
   return cases;
 }

@@ -34,9 +34,10 @@ export const PROJECT_FILES: Readonly<Record<string, string>> = {
   'src/helpers.py': 'def greet(name):\n    return f"hello {name}"\n',
   'src/__init__.py': '',
   'tests/util.test.js': "import test from 'node:test';\ntest('parses', () => {});\n",
-  'tests/test_app.py': 'from src.helpers import greet\n\ndef test_greet():\n    assert greet("a") == "hello a"\n',
+  'tests/test_app.py':
+    'from src.helpers import greet\n\ndef test_greet():\n    assert greet("a") == "hello a"\n',
   'scripts/setup.sh': '#!/bin/sh\nset -e\nmkdir -p build\necho setup done\n',
-  'Makefile':
+  Makefile:
     '.PHONY: build test clean lint\n\nbuild:\n\tmkdir -p dist\n\tcp src/*.ts dist/\n\ntest:\n\tpython3 -m pytest tests\n\nlint:\n\tgrep -rn TODO src\n\nclean:\n\trm -rf dist build\n',
   'requirements.txt': 'requests==2.32.3\npytest==8.3.3\n',
   'pyproject.toml': '[project]\nname = "acme-widgets"\nversion = "0.3.1"\nrequires-python = ">=3.10"\n',
@@ -44,9 +45,9 @@ export const PROJECT_FILES: Readonly<Record<string, string>> = {
   'data/users.csv': 'id,name,email\n1,ann,ann@example.com\n2,bob,bob@example.com\n',
   'patches/fix-guide.patch':
     '--- a/docs/guide.md\n+++ b/docs/guide.md\n@@ -1,3 +1,3 @@\n # Guide\n \n-TODO: write the guide.\n+Start with `npm test`.\n',
-  'patches/local-env.patch':
-    '--- /dev/null\n+++ b/.env\n@@ -0,0 +1 @@\n+API_KEY=dev\n',
-  '.github/workflows/ci.yml': 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n',
+  'patches/local-env.patch': '--- /dev/null\n+++ b/.env\n@@ -0,0 +1 @@\n+API_KEY=dev\n',
+  '.github/workflows/ci.yml':
+    'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n',
 };
 
 /** The project's .gitignore; `withEnv` decides whether it lists `.env` (workspace C leaves it out). */

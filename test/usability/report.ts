@@ -8,6 +8,8 @@ export interface Outcome {
   expected: Expected;
   got: Got;
   reason: string;
+  /** `CODE op program` of the deciding finding (see `decidingAccess`). */
+  decider: string;
 }
 
 const GOTS: readonly Got[] = ['allow', 'deny', 'uncertain', 'prompt', 'error'];
@@ -53,10 +55,14 @@ export function printReport(outcomes: readonly Outcome[], log: (line: string) =>
     log(`  toolgate: ${mix(mine, (o) => o.got)}`);
     log(`  exact agreement ${exact}/${mine.length} (${pct(exact, mine.length)} %);`);
     log(`  allow vs not-allow agreement ${sameAllow}/${mine.length} (${pct(sameAllow, mine.length)} %)`);
-    log(`  false denies (expected allow, not allowed) ${falseDeny}; false allows (expected not allowed, allowed) ${falseAllow}`);
+    log(
+      `  false denies (expected allow, not allowed) ${falseDeny}; false allows (expected not allowed, allowed) ${falseAllow}`,
+    );
     for (const e of ['allow', 'deny', 'uncertain'] as const) {
       const row = mine.filter((o) => o.expected === e);
-      log(`  expected ${e.padEnd(9)} → ${GOTS.map((g) => `${g} ${row.filter((o) => o.got === g).length}`).join(', ')}`);
+      log(
+        `  expected ${e.padEnd(9)} → ${GOTS.map((g) => `${g} ${row.filter((o) => o.got === g).length}`).join(', ')}`,
+      );
     }
     log('');
   }
@@ -71,19 +77,31 @@ export function printReport(outcomes: readonly Outcome[], log: (line: string) =>
   }
   for (const [cat, c] of [...byCat].sort((x, y) => y[1].n - x[1].n))
     log(`  ${cat.padEnd(12)} ${String(c.n).padStart(4)} / ${c.of}`);
-  log('\nmost common causes of mismatch (deciding reason, specifics blanked):');
-  const causes = new Map<string, { n: number; example: string }>();
+  log(
+    '\nmost common causes of mismatch (expected→got, deciding code, access (* = subtree), program — reason with specifics blanked):',
+  );
+  const causes = new Map<string, { n: number; examples: string[] }>();
   for (const o of mismatches) {
-    const key = `${o.expected}→${o.got}  ${causeOf(o.reason) || '(allowed: no reason)'}`;
-    const c = causes.get(key) ?? { n: 0, example: o.case.command };
+    const why = o.reason
+      ? `${o.decider} — ${causeOf(o.reason.slice(o.reason.indexOf(':') + 1).trim())}`
+      : '(allowed)';
+    const key = `${o.expected}→${o.got}  ${why}`;
+    const c = causes.get(key) ?? { n: 0, examples: [] };
     c.n++;
+    if (c.examples.length < 3 && !c.examples.includes(o.case.command)) c.examples.push(o.case.command);
     causes.set(key, c);
   }
   [...causes]
     .sort((x, y) => y[1].n - x[1].n)
     .slice(0, 20)
-    .forEach(([key, c], i) => log(`  ${String(i + 1).padStart(2)}. ${String(c.n).padStart(3)}× ${key}\n        e.g. ${c.example}`));
+    .forEach(([key, c], i) => {
+      log(
+        `  ${String(i + 1).padStart(2)}. ${String(c.n).padStart(3)}× ${key}\n        e.g. ${c.examples.join('  |  ').replaceAll('\n', '⏎')}`,
+      );
+    });
   log(`\nevery mismatch (${mismatches.length}):`);
   for (const o of mismatches)
-    log(`  [${o.workspace}] ${o.case.where.padEnd(16)} ${o.case.command}\n        expected ${o.expected}, got ${o.got}${o.reason ? `: ${o.reason}` : ''}`);
+    log(
+      `  [${o.workspace}] ${o.case.where.padEnd(16)} ${o.case.command.replaceAll('\n', '⏎')}\n        expected ${o.expected}, got ${o.got}${o.reason ? `: ${o.reason}` : ''}`,
+    );
 }

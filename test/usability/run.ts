@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { buildWorkspaces } from './buildWorkspaces.js';
-import { classify, firstReason } from './classify.js';
+import { classify, decidingAccess, firstReason } from './classify.js';
 import { loadCorpus } from './corpus.js';
 import { createUsabilityGuard } from './createUsabilityGuard.js';
 import { type Outcome, printReport } from './report.js';
@@ -25,7 +25,14 @@ try {
     for (const ws of ['A', 'B'] as const) {
       const d = await guard.check({ tool: 'Bash', args: { command: c.command } }, workspaces.contexts[ws]);
       const expected = ws === 'A' ? c.expectA : c.expectB;
-      outcomes.push({ case: c, workspace: ws, expected, got: classify(d), reason: firstReason(d) });
+      outcomes.push({
+        case: c,
+        workspace: ws,
+        expected,
+        got: classify(d),
+        reason: firstReason(d),
+        decider: decidingAccess(d),
+      });
     }
   }
   const ms = performance.now() - started;
