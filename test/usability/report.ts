@@ -67,16 +67,20 @@ export function printReport(outcomes: readonly Outcome[], log: (line: string) =>
     log('');
   }
   const mismatches = outcomes.filter((o) => o.got !== o.expected);
-  log('mismatches by category (A + B):');
-  const byCat = new Map<string, { n: number; of: number }>();
+  log('mismatches by category (A + B): mismatched / checks, of which false denies and false allows');
+  const byCat = new Map<string, { n: number; of: number; fd: number; fa: number }>();
   for (const o of outcomes) {
-    const c = byCat.get(o.case.category) ?? { n: 0, of: 0 };
+    const c = byCat.get(o.case.category) ?? { n: 0, of: 0, fd: 0, fa: 0 };
     c.of++;
     if (o.got !== o.expected) c.n++;
+    if (o.expected === 'allow' && o.got !== 'allow') c.fd++;
+    if (o.expected !== 'allow' && o.got === 'allow') c.fa++;
     byCat.set(o.case.category, c);
   }
   for (const [cat, c] of [...byCat].sort((x, y) => y[1].n - x[1].n))
-    log(`  ${cat.padEnd(12)} ${String(c.n).padStart(4)} / ${c.of}`);
+    log(
+      `  ${cat.padEnd(12)} ${String(c.n).padStart(4)} / ${String(c.of).padEnd(4)} false deny ${String(c.fd).padStart(4)}, false allow ${c.fa}`,
+    );
   log(
     '\nmost common causes of mismatch (expected→got, deciding code, access (* = subtree), program — reason with specifics blanked):',
   );
