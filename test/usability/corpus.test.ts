@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,13 @@ describe('usability corpus data', () => {
     const uncertain = corpus.filter((c) => c.expectA === 'uncertain').length / corpus.length;
     expect(uncertain).toBeGreaterThan(0.02);
     expect(uncertain).toBeLessThan(0.08);
+  });
+
+  it('is valid bash, every line (one `bash -n` over all of them, each as a function body)', () => {
+    const script = corpus.map((c, i) => `case_${i}() {\n${c.command}\n}\n`).join('');
+    const r = spawnSync('bash', ['-n'], { input: script, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 
   it('rejects a malformed line, naming the file and line', () => {
