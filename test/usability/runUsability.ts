@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import { buildWorkspaces } from './buildWorkspaces.js';
+import { classify, decidingAccess, firstReason } from './classify.js';
+import { loadCorpus } from './corpus.js';
+import { createUsabilityGuard } from './createUsabilityGuard.js';
+import { type Outcome, printReport } from './report.js';
+
+export interface UsabilityOptions {
+  /** Only the cases of this corpus file (`git`, `text`…). */
+  only?: string;
+  /** Also write every outcome as JSON to this file. */
+  json?: string;
+}
+
+/**
+ * Checks every corpus command as a Claude Code `Bash` call in fresh workspaces A and B, prints the report
+ * and returns the outcomes. The workspaces are removed afterwards.
+ * @example
+ * const outcomes = await runUsability({ only: 'git' });
+ */
+export async function runUsability(options: UsabilityOptions = {}): Promise<Outcome[]> {
+  const corpus = loadCorpus().filter((c) => options.only === undefined || c.category === options.only);
+  const workspaces = buildWorkspaces();
+  try {
+    const guard = createUsabilityGuard();
+    const outcomes: Outcome[] = [];
+    const started = performance.now();
+    for (const c of corpus) {
+      for (const ws of ['A', 'B'] as const) {
+        const d = await guard.check({ tool: 'Bash', args: { command: c.command } }, workspaces.contexts[ws]);
+        const expected = ws === 'A' ? c.expectA : c.expectB;
+        outcomes.push({
+          case: c,
+          workspace: ws,
+          expected,
+          got: classify(d),
+          reason: firstReason(d),
+          decider: decidingAccess(d),
+        });
+      }
+    }
+    const ms = performance.now() - started;
+    printReport(outcomes);
+    console.log(`\n${outcomes.length} checks in ${ms.toFixed(0)} ms`);
+    if (options.json) {
+      const rows = outcomes.map((o) => ({
+        where: o.case.where,
+        command: o.case.command,
+        workspace: o.workspace,
+        expected: o.expected,
+        got: o.got,
+        reason: o.reason,
+      }));
+      writeFileSync(options.json, `${JSON.stringify(rows, null, 1)}\n`);
+    }
+    return outcomes;
+  } finally {
+    workspaces.dispose();
+  }
+}
