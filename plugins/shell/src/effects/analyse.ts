@@ -41,6 +41,7 @@ import { tildeMeaning } from '../state/tildePrefix.js';
 import { arithmetic, type CodeSink, codeInArgv } from './codeInData.js';
 import { CommandCx } from './commandCx.js';
 import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
+import { type GlobOptions, globFilter, STREAM_DEVICES } from './globFilter.js';
 import { BASH_BUILTINS, lookupInPath } from './pathLookup.js';
 import { PlannedChanges } from './plannedChanges.js';
 import { readBounded, writtenBefore } from './readContent.js';
@@ -195,13 +196,22 @@ export class Analyser {
     }
     let scope = o.scope ?? 'path';
     let followFinal = o.followFinal ?? true;
+    let filter = o.filter;
+    let followLinks = o.followLinks === true;
     if (f.glob >= 0) {
-      // A glob touches whatever it matches: judge its static directory as a subtree.
+      // A glob touches whatever it matches: judge its static directory as a subtree, filtered to the matches.
       const slash = value.lastIndexOf('/', f.glob);
+      const pattern = value.slice(slash + 1);
       value = slash === -1 ? '.' : slash === 0 ? '/' : value.slice(0, slash);
+      // A filter the program brings (`grep -r --include`) and the glob's cannot both be honoured by one
+      // access: keep neither (every entry judged) rather than one that lets the other's matches through.
+      filter = o.filter === undefined && pattern !== '' ? globFilter(pattern, this.globOptions) : undefined;
+      // The program opens what the glob matched, following a matched symlink (`cat *.md` reads through
+      // `x.md -> ~/.ssh/id_rsa`) unless it acts on the link itself (`rm *`).
+      if (followFinal) followLinks = true;
       scope = 'subtree';
       followFinal = true;
-    }
+    } else if (STREAM_DEVICES.has(value) && scope === 'path') return;
     value = cutAtNul(value);
     if (value === '') return;
     // Core substitutes `<workspace>`; in a shell word it is a literal file name.
@@ -225,8 +235,8 @@ export class Analyser {
       );
       access.raw = f.raw;
       if (scope === 'subtree') {
-        if (o.followLinks) access.followLinks = true;
-        if (o.filter) access.filter = o.filter;
+        if (followLinks) access.followLinks = true;
+        if (filter) access.filter = filter;
       }
       this.push(access);
       if (!this.planned.empty) this.throughPlanned(access, f.raw);
@@ -358,7 +368,17 @@ export class Analyser {
    * Sets a variable; `'unset'` removes it. `local`: only until the function being called returns (the value
    * before the call comes back then).
    */
+  /** `shopt -s dotglob`/`nocaseglob` or `GLOBIGNORE` seen: later globs match what bash would then match. */
+  readonly globOptions: GlobOptions = { dot: false, nocase: false };
+
+  setGlobOptions(o: Partial<GlobOptions>): void {
+    if (o.dot) this.globOptions.dot = true;
+    if (o.nocase) this.globOptions.nocase = true;
+  }
+
   setVar(name: string, values: readonly string[] | null | 'unset' | 'declared', local = false): void {
+    // Bash: setting GLOBIGNORE turns dotglob on.
+    if (name === 'GLOBIGNORE') this.globOptions.dot = true;
     if (values === 'declared') {
       // `declare X` / `local X`: a new unset local inside a function; outside one only attributes change.
       if (!local || this.locals.length === 0) return;

@@ -82,6 +82,9 @@ export class CommandCx implements CommandContext {
   under(roots: readonly Field[], raw: string): Field {
     return { value: raw, raw, glob: -1, tilde: false, under: roots };
   }
+  globOptions(o: { dot?: boolean; nocase?: boolean }): void {
+    this.a.setGlobOptions(o);
+  }
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string } {
     return this.a.readContent(f, maxBytes);
   }

@@ -110,6 +110,8 @@ export interface CommandContext {
    * for certain, is not a regular file, is larger than `maxBytes` (default 256 KiB), cannot be read, or may
    * be written by this same command line before it is read. Call `read(f)` as well: reading it is an access.
    */
+  /** `shopt -s dotglob` / `nocaseglob` (or an unknown shopt): later globs match dotfiles / ignore case. */
+  globOptions(o: { dot?: boolean; nocase?: boolean }): void;
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string };
 }
 

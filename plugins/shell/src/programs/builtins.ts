@@ -148,6 +148,16 @@ export const builtins: Record<string, CommandHandler> = {
   },
   fc: (cx) => cx.uncertain('fc re-runs commands from history'),
   shopt: (cx) => {
+    // dotglob / nocaseglob change what later globs match (a `*` then reaches `.env`); an option we cannot
+    // read may be either.
+    if (cx.args.some((f) => f.value === '-s')) {
+      const unknown = cx.args.some((f) => f.uncertain !== undefined || f.glob >= 0);
+      const names = cx.args.map((f) => f.value);
+      cx.globOptions({
+        dot: unknown || names.includes('dotglob'),
+        nocase: unknown || names.includes('nocaseglob'),
+      });
+    }
     // cdable_vars: `cd NAME` goes to $NAME when ./NAME is not a directory — where is not known here.
     // expand_aliases alone changes nothing: alias definitions are uncertain already.
     if (
