@@ -94,3 +94,15 @@ describe('globs are judged by their matches', () => {
     expect(await run('echo x > /dev/sda')).toBe('deny');
   });
 });
+
+describe('links the same line creates inside a walk that follows links', () => {
+  it('makes the walk unknown (worst case), and a walk that does not follow them is unaffected', async () => {
+    mkdirSync(join(ws, 'other'));
+    writeFileSync(join(ws, 'other', '.env'), 'K=3');
+    // `ln -s` itself touches nothing of `other`; tar -h and grep -R then read other/.env through the link.
+    expect(await run('ln -s ../other src/k && tar czhf /tmp/tg-a.tgz src')).toBe('deny');
+    expect(await run('ln -s ../other src/k && grep -R key src')).toBe('deny');
+    expect(await run('ln -s ../README.md src/k && grep -r key src')).toBe('allow');
+    expect(await run('tar czhf /tmp/tg-a.tgz src')).toBe('allow');
+  });
+});

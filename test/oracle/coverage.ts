@@ -90,9 +90,10 @@ export function isCovered(k: KernelAccess, claims: readonly Claim[]): boolean {
     if (filter === undefined || c.access.unknownContents !== undefined || !isWithin(k.path, c.root))
       return true;
     const rel = relative(c.root, k.path);
-    let isDir = false;
+    // getdents64 ran on it: a directory, even if the scratch tree is gone by now.
+    let isDir = k.op === 'list';
     try {
-      isDir = lstatSync(k.path).isDirectory();
+      isDir ||= lstatSync(k.path).isDirectory();
     } catch {
       // Gone after the run: judged as a file.
     }

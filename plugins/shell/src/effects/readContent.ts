@@ -1,14 +1,19 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Access } from '@toolgate/core';
 import { isWithin } from '@toolgate/core';
+import { filteredOut } from './unknownContents.js';
 
 /** Whether an access already emitted by this line writes `path` or a subtree holding it. */
 export function writtenBefore(accesses: readonly Access[], path: string): boolean {
   for (const a of accesses) {
-    if (a.op !== 'write') continue;
+    // Git's writes into its own git dir are modelled by git's handler (what `add` puts in the index is what
+    // it read itself, judged there); other programs reading those files see them as written.
+    if (a.op !== 'write' || a.origin.endsWith('git:git-dir')) continue;
     // An uncertain write may land anywhere, including here.
     if (!a.certain || a.realPath === null) return true;
-    if (a.realPath === path || (a.scope === 'subtree' && isWithin(path, a.realPath))) return true;
+    if (a.realPath === path) return true;
+    if (a.scope === 'subtree' && isWithin(path, a.realPath) && !filteredOut(a.filter, a.realPath, path))
+      return true;
   }
   return false;
 }

@@ -1,11 +1,23 @@
-import { type Access, isWithin } from '@toolgate/core';
+import { type Access, isWithin, type SubtreeFilter } from '@toolgate/core';
+
+/** Whether `path` (inside `root`) is hidden from a walk by `filter`: it or one of its ancestors is skipped. */
+export function filteredOut(filter: SubtreeFilter | undefined, root: string, path: string): boolean {
+  if (filter === undefined || path === root) return false;
+  const rel = path.slice(root === '/' ? 1 : root.length + 1);
+  for (let end = rel.indexOf('/'); end !== -1; end = rel.indexOf('/', end + 1))
+    if (filter.skips(rel.slice(0, end), true)) return true;
+  return filter.skips(rel, true);
+}
 
 /**
  * A subtree access is judged against what exists beneath it at check time — unless another command of the
  * same line writes a whole subtree into or over it (`cp -r other/ ws/ && tar czf x ws`, `git clone … ws/d`,
- * `tar -x -C ws`): then what the walk would see is not what the program will meet, and the policy must take
- * the worst case. A command's own writes do not count (`find . -delete` walks what exists), nor do writes of
- * single paths, which are judged themselves.
+ * `tar -x -C ws`), or creates a link inside it that a walk following links would go through (`ln -s ~/.ssh
+ * ws/k && tar czhf a ws`): then what the walk would see is not what the program will meet, and the policy
+ * must take the worst case. Not counted: a command's own writes (`find . -delete` walks what exists); writes
+ * of single paths, which are judged themselves; writes the walk's filter skips (`.git` for a worktree walk);
+ * and git's writes into its own git dir, whose names git makes (hex objects, refs that may not start with a
+ * dot), so they cannot bring a name a rule denies.
  */
 export function markUnknownContents(
   accesses: readonly Access[],
@@ -13,9 +25,8 @@ export function markUnknownContents(
 ): void {
   let writers: Access[] | undefined;
   for (const a of accesses) {
-    if (a.op === 'write' && a.scope === 'subtree' && a.certain && a.realPath !== null)
-      if (writers) writers.push(a);
-      else writers = [a];
+    if (a.op !== 'write' || !a.certain || a.realPath === null || a.origin.endsWith(':git-dir')) continue;
+    if (a.scope === 'subtree' || a.onLink === true) (writers ??= []).push(a);
   }
   if (!writers) return;
   for (const a of accesses) {
@@ -24,10 +35,12 @@ export function markUnknownContents(
     for (const w of writers) {
       if (w === a || commandOf.get(w) === own) continue;
       const wr = w.realPath as string;
-      if (isWithin(wr, a.realPath) || isWithin(a.realPath, wr)) {
-        a.unknownContents = `${w.origin.split(':')[1] ?? 'another command'} writes ${wr} in the same command line`;
-        break;
-      }
+      // A single link or rename matters only to a walk that follows links beneath its root.
+      if (w.scope !== 'subtree' && !a.followLinks) continue;
+      const inside = isWithin(wr, a.realPath);
+      if (inside ? filteredOut(a.filter, a.realPath, wr) : !isWithin(a.realPath, wr)) continue;
+      a.unknownContents = `${w.origin.split(':')[1] ?? 'another command'} writes ${wr} in the same command line`;
+      break;
     }
   }
 }

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { SubtreeFilter } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { type ParsedArgs, parseArgs, values } from '../argv.js';
@@ -129,21 +130,23 @@ function optionsFor(sub: string, action: string): string {
 }
 
 /**
- * What a subcommand does to the git dir. A writer is described by the parts it writes — the entries of
- * the git dir itself (index, HEAD, lock and message files) and of its objects, refs and logs directories,
- * the config only when it changes it — so that the config a later git command of the line reads is not
- * taken as rewritten. These are path accesses, not subtrees: a subtree write inside the worktree would make
- * every later worktree walk of the line "unknown" (the engine does not apply the walk's filter, which skips
- * `.git`, to writers), and what git creates there are objects and refs, never files of the worktree.
+ * What a subcommand does to the git dir: a writer writes beneath it (index, HEAD, locks, objects, refs, logs —
+ * the kernel sees `index.lock` renamed over `index`, objects created under `objects/xx/`), so it is a subtree
+ * write. The config and hooks are not rewritten unless the subcommand changes the config, so a later git
+ * command of the line that reads them is not taken as reading something this one wrote (`skipsConfig`).
  */
 function gitDirAccesses(cx: CommandContext, dir: string, plan: Plan): void {
   if (plan.gitDir === 'none') return;
   cx.emit(literal(dir), 'read', { scope: 'subtree', tag: 'git-dir' });
   if (plan.gitDir === 'read') return;
-  const parts = ['', '/objects', '/refs', '/logs', ...(plan.stateDirs ?? []).map((d) => `/${d}`)];
-  if (plan.gitDir === 'config') parts.push('/config');
-  for (const p of parts) cx.emit(literal(`${dir}${p}`), 'write', { tag: 'git-dir' });
+  const filter = plan.gitDir === 'config' ? undefined : SKIPS_CONFIG_AND_HOOKS;
+  cx.emit(literal(dir), 'write', { scope: 'subtree', tag: 'git-dir', ...(filter ? { filter } : {}) });
 }
+
+const SKIPS_CONFIG_AND_HOOKS: SubtreeFilter = {
+  name: 'git dir without config and hooks',
+  skips: (rel) => rel === 'config' || rel === 'hooks' || rel.startsWith('hooks/'),
+};
 
 /** `stash push -u`: the action word (if any) and the arguments after it. */
 function splitAction(rest: readonly Field[]): { action: string; args: readonly Field[] } {
