@@ -223,6 +223,7 @@ function install(
   dir: Field,
   args: readonly Field[],
   ignoreScripts: boolean,
+  sub = 'install',
 ): void {
   // Scripts first: package.json is read before the install rewrites it.
   if (!ignoreScripts) {
@@ -241,9 +242,27 @@ function install(
     }
   }
   cx.write(join(dir, 'node_modules'), { scope: 'subtree', tag: 'install' });
+  // `npm ci` never writes package.json or the lockfile (npm-ci(1)); a plain `install` rewrites the lockfile
+  // only; adding, updating or removing packages rewrites both. Saying package.json is written when it is not
+  // made a later `npm test` of the line uncertain (`npm ci || npm install`).
+  if (CLEAN_INSTALL.has(sub)) return;
   cx.write(join(dir, lockfile(m)), { tag: 'install' });
-  cx.write(join(dir, 'package.json'), { tag: 'install' });
+  if (!PLAIN_INSTALL.has(sub) || args.length > 0) cx.write(join(dir, 'package.json'), { tag: 'install' });
 }
+
+const CLEAN_INSTALL = new Set(['ci', 'clean-install', 'ic', 'install-clean', 'isntall-clean']);
+const PLAIN_INSTALL = new Set([
+  'install',
+  'i',
+  'in',
+  'ins',
+  'inst',
+  'insta',
+  'instal',
+  'isnt',
+  'isntal',
+  'isntall',
+]);
 
 function run(
   cx: CommandContext,
@@ -345,7 +364,7 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       return;
     }
     if (INSTALL.has(name)) {
-      install(cx, m, dir, args, ignoreScripts);
+      install(cx, m, dir, args, ignoreScripts, name);
       if (name === 'install-test' || name === 'it' || name === 'install-ci-test' || name === 'cit')
         run(cx, m, dir, literal('test'), []);
       return;
