@@ -8,6 +8,7 @@ import { findXargs } from './findXargs.js';
 import { interpreters } from './interpreters.js';
 import { network } from './network.js';
 import { readers } from './readers.js';
+import { sedFamily } from './sed.js';
 import { wrappers } from './wrappers.js';
 import { writers } from './writers.js';
 
@@ -25,5 +26,7 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     ...interpreters,
     ...findXargs,
     ...buildTools,
+    // Program families with their own option tables and script readers (issue 13 class 3).
+    ...sedFamily,
   }),
 );
