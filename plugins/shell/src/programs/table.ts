@@ -1,5 +1,6 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
 import { archives } from './archives.js';
+import { awkFamily } from './awk.js';
 import { buildTools } from './buildTools.js';
 import { builtins } from './builtins.js';
 import { copyMove } from './copyMove.js';
@@ -28,5 +29,6 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     ...buildTools,
     // Program families with their own option tables and script readers (issue 13 class 3).
     ...sedFamily,
+    ...awkFamily,
   }),
 );
