@@ -89,7 +89,8 @@ const awk: CommandHandler = (cx) => {
     if (o.name === '-l' || o.name === '--load') cx.uncertain('awk -l loads a compiled extension', 'write');
     // gawk's debugger reads commands from stdin or a file.
     if (o.name === '-D' || o.name === '--debug') cx.uncertain('gawk --debug runs debugger commands', 'write');
-    if (['-d', '--dump-variables'].includes(o.name)) cx.write(o.value ?? literal('awkvars.out'), { tag: 'dump' });
+    if (['-d', '--dump-variables'].includes(o.name))
+      cx.write(o.value ?? literal('awkvars.out'), { tag: 'dump' });
     if (['-p', '--profile', '-o', '--pretty-print'].includes(o.name))
       cx.write(o.value ?? literal('awkprof.out'), { tag: 'profile' });
     if (['-v', '--assign'].includes(o.name) && v !== undefined && /^(inplace::|INPLACE_)/.test(v))
@@ -100,7 +101,10 @@ const awk: CommandHandler = (cx) => {
     const m = /^--(dump-variables|profile|pretty-print)=(.+)$/s.exec(f.value);
     if (m) cx.write({ ...f, value: m[2]!, glob: -1, tilde: false }, { tag: m[1] });
   }
-  if (p.operands.length === 0 && p.opts.some((o) => o.name === '--version' || o.name === '-V' || o.name === '--help'))
+  if (
+    p.operands.length === 0 &&
+    p.opts.some((o) => o.name === '--version' || o.name === '-V' || o.name === '--help')
+  )
     return;
   const fromFiles = p.opts.some((o) => ['-f', '--file', '-E', '--exec'].includes(o.name));
   let texts = programFiles(cx, p);

@@ -16,7 +16,15 @@ export interface AwkEffects {
 type Tok = { k: 'str' | 'id' | 'num' | 'regex' | 'op' | 'nl'; v: string };
 
 // gawk and mawk treat these redirection targets as streams, not files.
-const STREAMS = new Set(['/dev/stdout', '/dev/stderr', '-', '/dev/fd/1', '/dev/fd/2', '/dev/stdin', '/dev/fd/0']);
+const STREAMS = new Set([
+  '/dev/stdout',
+  '/dev/stderr',
+  '-',
+  '/dev/fd/1',
+  '/dev/fd/2',
+  '/dev/stdin',
+  '/dev/fd/0',
+]);
 
 const ESCAPES: Record<string, string> = {
   '\\': '\\',
@@ -62,7 +70,25 @@ function operandEnds(t: Tok | undefined): boolean {
   return t.v === ')' || t.v === ']' || t.v === '$' || t.v === '++' || t.v === '--';
 }
 
-const OPS = ['|&', '>>', '&&', '||', '++', '--', '==', '!=', '<=', '>=', '+=', '-=', '*=', '/=', '%=', '^=', '**'];
+const OPS = [
+  '|&',
+  '>>',
+  '&&',
+  '||',
+  '++',
+  '--',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '^=',
+  '**',
+];
 
 function tokenize(src: string): Tok[] | string {
   const toks: Tok[] = [];

@@ -1,6 +1,7 @@
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, parseArgs } from './argv.js';
+import { backupOf } from './inPlaceBackup.js';
 import { sedScriptEffects } from './sedScript.js';
 import { literal, unknownOptions } from './spec.js';
 
@@ -37,19 +38,6 @@ function longInPlaceSuffix(args: readonly Field[]): string | undefined {
     if (m && m[1]!.length >= 2 && 'in-place'.startsWith(m[1]!)) return m[2];
   }
   return undefined;
-}
-
-/**
- * Where `-iSUFFIX` puts the backup of `file`: `*` in SUFFIX stands for the file's name, otherwise SUFFIX
- * is appended; a SUFFIX with a `/` names another directory, relative to the file's (checked with GNU sed).
- */
-function backupOf(file: Field, suffix: string): Field | null {
-  if (file.glob !== -1 || file.uncertain !== undefined) return suffix.includes('/') ? null : file;
-  const slash = file.value.lastIndexOf('/');
-  const dir = slash === -1 ? '' : file.value.slice(0, slash + 1);
-  const base = file.value.slice(slash + 1);
-  const name = suffix.includes('*') ? suffix.replaceAll('*', base) : base + suffix;
-  return { ...literal(name.startsWith('/') ? name : dir + name), tilde: file.tilde && !name.startsWith('/') };
 }
 
 /** The script text: `-e`/`-f` pieces in order, joined by newlines as sed joins them; `null` if unknown. */

@@ -8,6 +8,7 @@ import { editors } from './editors.js';
 import { findXargs } from './findXargs.js';
 import { interpreters } from './interpreters.js';
 import { network } from './network.js';
+import { perlFamily } from './perl.js';
 import { readers } from './readers.js';
 import { sedFamily } from './sed.js';
 import { wrappers } from './wrappers.js';
@@ -30,5 +31,6 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     // Program families with their own option tables and script readers (issue 13 class 3).
     ...sedFamily,
     ...awkFamily,
+    ...perlFamily,
   }),
 );
