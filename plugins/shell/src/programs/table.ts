@@ -4,7 +4,6 @@ import { awkFamily } from './awk.js';
 import { buildTools } from './buildTools.js';
 import { builtins } from './builtins.js';
 import { copyMove } from './copyMove.js';
-import { editors } from './editors.js';
 import { findXargs } from './findXargs.js';
 import { interpreters } from './interpreters.js';
 import { network } from './network.js';
@@ -23,7 +22,6 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     ...copyMove,
     ...archives,
     ...network,
-    ...editors,
     ...wrappers,
     ...interpreters,
     ...findXargs,
