@@ -6,10 +6,12 @@ import { builtins } from './builtins.js';
 import { copyMove } from './copyMove.js';
 import { findXargs } from './findXargs.js';
 import { interpreters } from './interpreters.js';
+import { jqFamily } from './jq.js';
 import { network } from './network.js';
 import { perlFamily } from './perl.js';
 import { readers } from './readers.js';
 import { sedFamily } from './sed.js';
+import { sqliteFamily } from './sqlite3.js';
 import { wrappers } from './wrappers.js';
 import { writers } from './writers.js';
 
@@ -30,5 +32,8 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     ...sedFamily,
     ...awkFamily,
     ...perlFamily,
+    // Replaces readers.ts' jq entry: jq's two-value options and --args need their own parser.
+    ...jqFamily,
+    ...sqliteFamily,
   }),
 );
