@@ -123,8 +123,8 @@ function interpreter(inline: string, withArg: string, modules = '', version = '-
   };
 }
 
-const python = interpreter('c', 'WXQ', 'm', '-V');
-const node = interpreter('ep', 'r', '', '-v');
+// python and node have their own files (python.ts, node.ts) with complete option tables.
+const bunLike = interpreter('ep', 'r', '', '-v');
 const ruby = interpreter('e', 'IrCE');
 const php = interpreter('rR', 'cdf');
 
@@ -139,16 +139,9 @@ export const interpreters: Record<string, CommandHandler> = {
   eval: evalCmd,
   source,
   '.': source,
-  python,
-  python2: python,
-  python3: python,
-  pypy: python,
-  pypy3: python,
-  node,
-  nodejs: node,
-  bun: node,
-  tsx: node,
-  'ts-node': node,
+  bun: bunLike,
+  tsx: bunLike,
+  'ts-node': bunLike,
   ruby,
   php,
   lua: interpreter('e', 'l'),

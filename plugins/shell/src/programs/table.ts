@@ -8,7 +8,9 @@ import { findXargs } from './findXargs.js';
 import { interpreters } from './interpreters.js';
 import { jqFamily } from './jq.js';
 import { network } from './network.js';
+import { nodeFamily } from './node.js';
 import { perlFamily } from './perl.js';
+import { pythonFamily } from './python.js';
 import { readers } from './readers.js';
 import { sedFamily } from './sed.js';
 import { sqliteFamily } from './sqlite3.js';
@@ -35,5 +37,7 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     // Replaces readers.ts' jq entry: jq's two-value options and --args need their own parser.
     ...jqFamily,
     ...sqliteFamily,
+    ...pythonFamily,
+    ...nodeFamily,
   }),
 );
