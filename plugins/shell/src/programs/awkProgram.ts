@@ -126,10 +126,11 @@ function tokenize(src: string): Tok[] | string {
       if (j >= src.length) return 'a regex literal is not terminated';
       toks.push({ k: 'regex', v: src.slice(i + 1, j) });
       i = j + 1;
-    } else if (/[A-Za-z_@]/.test(c)) {
-      const m = /^@?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?/.exec(src.slice(i))!;
-      toks.push({ k: 'id', v: m[0] });
-      i += m[0].length;
+    } else if (/[A-Za-z_@]/.test(c) && /^@?[A-Za-z_]/.test(src.slice(i, i + 2))) {
+      const m = /^@?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?/.exec(src.slice(i));
+      const v = m?.[0] ?? c;
+      toks.push({ k: 'id', v });
+      i += v.length;
     } else if (/[0-9.]/.test(c)) {
       const m = /^(?:0[xX][0-9a-fA-F]+|[0-9]*\.?[0-9]*(?:[eE][-+]?[0-9]+)?)/.exec(src.slice(i))!;
       toks.push({ k: m[0] === '' || m[0] === '.' ? 'op' : 'num', v: m[0] || c });
