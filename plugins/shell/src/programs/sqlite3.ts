@@ -46,7 +46,7 @@ function dotCommand(cx: CommandContext, line: string): void {
     // `.output` alone and `stdout`/`stderr`/`off` go back to the console; `-x`/`-e` open a spreadsheet or editor.
     if (rest.some((w) => /^-(x|e)$/.test(w)))
       cx.uncertain(`sqlite3 .${name} ${rest.join(' ')} starts a program`, 'write');
-    else if (f && f.startsWith('|')) cx.script(f.slice(1), 'sqlite3-pipe');
+    else if (f?.startsWith('|')) cx.script(f.slice(1), 'sqlite3-pipe');
     else if (f && !['stdout', 'stderr', 'off'].includes(f)) cx.write(literal(f), { tag: name });
   } else if (name === 'save' || name === 'backup' || name === 'clone') {
     const f = path(rest.length > 1 ? 1 : 0);
