@@ -68,8 +68,26 @@ function preload(cx: CommandContext, f: Field): void {
  * is inline code); `--env-file` and diagnostics options name files; `--test` runs test files (the named
  * ones, or the test-named files under the cwd, which we do not list); `node FILE` reads FILE and passes its operands on.
  */
-const node: CommandHandler = (cx) => {
-  const args = cx.args;
+export interface JsRunnerExtra {
+  /** Further flags of a node-compatible runner (tsx, ts-node) that touch nothing. */
+  flags?: readonly string[];
+  /** Further options with a value that is not a path. */
+  values?: readonly string[];
+  /** Further short aliases (`-P` → `project`). */
+  short?: Readonly<Record<string, string>>;
+  /** A leading subcommand to skip (`tsx watch FILE`). */
+  subcommands?: readonly string[];
+}
+
+/** A handler for node or a runner that takes node's options plus its own (see JsRunnerExtra). */
+export function jsRunner(extra: JsRunnerExtra = {}): CommandHandler {
+  const short = { ...SHORT, ...extra.short };
+  return (cx) => nodeArgs(cx, extra, short);
+}
+
+function nodeArgs(cx: CommandContext, extra: JsRunnerExtra, short: Readonly<Record<string, string>>): void {
+  const first = cx.args[0];
+  const args = first && extra.subcommands?.includes(first.value) ? cx.args.slice(1) : cx.args;
   let i = 0;
   let test = false;
   for (; i < args.length; i++) {
@@ -81,7 +99,7 @@ const node: CommandHandler = (cx) => {
       break;
     }
     const m = /^--?([^=]+)(?:=(.*))?$/s.exec(v)!;
-    const name = v.startsWith('--') ? m[1]! : (SHORT[m[1]!] ?? m[1]!);
+    const name = v.startsWith('--') ? m[1]! : (short[m[1]!] ?? m[1]!);
     const inline = m[2] !== undefined ? { ...f, value: m[2], glob: -1, tilde: false } : undefined;
     const next = (): Field | undefined => inline ?? args[++i];
     if (name === 'version' || name === 'help' || name === 'v8-options') return;
@@ -102,8 +120,8 @@ const node: CommandHandler = (cx) => {
       test = true;
       continue;
     }
-    if (name === 'check' || HARMLESS_FLAGS.has(name)) continue;
-    if (HARMLESS_VALUES.has(name)) {
+    if (name === 'check' || HARMLESS_FLAGS.has(name) || extra.flags?.includes(name)) continue;
+    if (HARMLESS_VALUES.has(name) || extra.values?.includes(name)) {
       if (!inline && !['allow-fs-read', 'allow-fs-write'].includes(name)) i++;
       continue;
     }
@@ -135,6 +153,53 @@ const node: CommandHandler = (cx) => {
   }
   cx.read(file, { tag: 'script' });
   cx.unknownOperands(rest);
-};
+}
 
-export const nodeFamily: Record<string, CommandHandler> = { node, nodejs: node };
+const node = jsRunner();
+
+// tsx(1): node's options plus its own; `tsx watch FILE` reruns FILE on changes.
+const tsx = jsRunner({
+  flags: ['no-cache', 'clear-screen'],
+  values: ['tsconfig', 'ignore', 'include'],
+  subcommands: ['watch'],
+});
+// ts-node --help (v10).
+const tsNode = jsRunner({
+  flags: [
+    'transpile-only',
+    'type-check',
+    'esm',
+    'swc',
+    'files',
+    'skip-project',
+    'skip-ignore',
+    'pretty',
+    'log-error',
+    'prefer-ts-exts',
+    'script-mode',
+    'cwd-mode',
+    'emit',
+  ],
+  values: [
+    'project',
+    'compiler-options',
+    'ignore',
+    'ignore-diagnostics',
+    'compiler',
+    'transpiler',
+    'scope-dir',
+    'project-search-dir',
+  ],
+  short: {
+    P: 'project',
+    T: 'transpile-only',
+    O: 'compiler-options',
+    I: 'ignore',
+    D: 'ignore-diagnostics',
+    C: 'compiler',
+    H: 'cwd-mode',
+    s: 'script-mode',
+  },
+});
+
+export const nodeFamily: Record<string, CommandHandler> = { node, nodejs: node, tsx, 'ts-node': tsNode };

@@ -3,6 +3,7 @@ import { archives } from './archives.js';
 import { awkFamily } from './awk.js';
 import { buildTools } from './buildTools.js';
 import { builtins } from './builtins.js';
+import { bunDeno } from './bunDeno.js';
 import { copyMove } from './copyMove.js';
 import { findXargs } from './findXargs.js';
 import { interpreters } from './interpreters.js';
@@ -12,6 +13,7 @@ import { nodeFamily } from './node.js';
 import { perlFamily } from './perl.js';
 import { pythonFamily } from './python.js';
 import { readers } from './readers.js';
+import { scriptRunners } from './scriptRunners.js';
 import { sedFamily } from './sed.js';
 import { sqliteFamily } from './sqlite3.js';
 import { wrappers } from './wrappers.js';
@@ -39,5 +41,7 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     ...sqliteFamily,
     ...pythonFamily,
     ...nodeFamily,
+    ...bunDeno,
+    ...scriptRunners,
   }),
 );
