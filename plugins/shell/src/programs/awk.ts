@@ -126,9 +126,11 @@ const awk: CommandHandler = (cx) => {
     for (const f of fx.writes) cx.write(literal(f), { tag: 'print' });
     for (const c of fx.commands) cx.script(c, 'awk-command');
   }
+  const exec = p.opts.some((o) => o.name === '-E' || o.name === '--exec');
   for (const f of inputs) {
     // `var=value` operands are assignments made when awk reaches them, not files.
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value) && f.uncertain === undefined) continue;
+    // …except under gawk's -E/--exec, which turns command-line assignments off: then they are file names.
+    if (!exec && /^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value) && f.uncertain === undefined) continue;
     if (f.value === '-' && f.glob === -1) continue;
     cx.read(f);
     if (inPlace) cx.write(f, { followFinal: false });

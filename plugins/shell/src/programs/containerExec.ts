@@ -65,7 +65,12 @@ const docker: CommandHandler = (cx) => {
 const kubectl: CommandHandler = (cx) => {
   const k = cx.args.findIndex((f) => f.value === 'exec');
   const before = cx.args.slice(0, Math.max(k, 0));
-  if (k === -1 || before.some((f) => !f.value.startsWith('-')) || cx.args[k]!.uncertain !== undefined) {
+  // Global flags may come first (`kubectl -n ns exec …`): what precedes `exec` must be options only.
+  if (
+    k === -1 ||
+    parseArgs(before, KUBECTL_EXEC).operands.length > 0 ||
+    cx.args[k]!.uncertain !== undefined
+  ) {
     cx.unknownOperands(cx.args);
     return;
   }

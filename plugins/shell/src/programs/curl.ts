@@ -42,6 +42,7 @@ const FILE_OPTS: Readonly<Record<string, Role>> = {
   '--proxy-capath': 'read',
   '--proxy-crlfile': 'read',
   '--proxy-key': 'read',
+  '--pubkey': 'read',
   // Connecting to a Unix socket needs write permission on it (the Docker socket is root on the host).
   '--unix-socket': 'write',
 };
@@ -101,7 +102,13 @@ const curl: CommandHandler = (cx) => {
     if (!v) continue;
     const role = FILE_OPTS[o.name];
     if (role && !(v.value === '-' && role === 'write') && !(o.name === '-T' && v.value === '.')) {
-      emitRole(cx, v, role, { tag: o.name.replace(/^-+/, '') });
+      // `--output-dir D -o f` writes D/f (curl 7.73+); an absolute -o ignores it.
+      const dir = values(p, '--output-dir').at(-1);
+      const inDir =
+        (o.name === '-o' || o.name === '--output') && dir && !v.value.startsWith('/') && !v.tilde
+          ? { ...dir, value: `${dir.value}/${v.value}`, glob: dir.glob }
+          : v;
+      emitRole(cx, inDir, role, { tag: o.name.replace(/^-+/, '') });
       if (o.name === '--hsts' || o.name === '--alt-svc') cx.read(v, { tag: o.name.slice(2) });
     }
     if (o.name === '-K' || o.name === '--config')
@@ -146,7 +153,9 @@ const curl: CommandHandler = (cx) => {
         '--url-query',
       ].includes(o.name)
     )
-      cx.read(part(v, file), { tag: 'data' });
+      // `-F name=@a,b` sends several files.
+      for (const one of new Set([file, ...(o.name === '-F' || o.name === '--form' ? file.split(',') : [])]))
+        cx.read(part(v, one), { tag: 'data' });
     if ((o.name === '-T' || o.name === '--upload-file') && /[{[]/.test(v.value) && !has(p, '-g', '--globoff'))
       cx.uncertain('curl expands a glob in -T', 'read', v.raw);
     if (o.name === '--url') fileUrl(cx, v, has(p, '-T', '--upload-file'));

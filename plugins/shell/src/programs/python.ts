@@ -21,7 +21,12 @@ function module(cx: CommandContext, mod: Field, rest: readonly Field[]): void {
   else if (name === 'pip' || name === 'pip3') cx.exec([literal('pip'), ...rest]);
   else if (name === 'venv' || name === 'virtualenv') {
     // `python -m venv [--options] DIR…`: every non-option operand is an environment directory written.
-    for (const f of rest) if (!f.value.startsWith('-')) cx.write(f, { scope: 'subtree', tag: 'venv' });
+    rest.forEach((f, k) => {
+      if (f.value.startsWith('-') || rest[k - 1]?.value === '--prompt') return;
+      cx.write(f, { scope: 'subtree', tag: 'venv' });
+    });
+  } else if (name === 'http.server' && rest.some((f) => f.value === '--cgi')) {
+    cx.uncertain('python -m http.server --cgi runs the scripts of cgi-bin for whoever connects');
   } else if (name === 'http.server') {
     // Serves every file under the directory (following links) to whoever connects: a read of the subtree.
     const k = rest.findIndex((f) => f.value === '-d' || f.value === '--directory');

@@ -29,6 +29,26 @@ const DOT_HARMLESS = new Set(
    stats tables timeout timer width vfsinfo vfslist vfsname`.split(/\s+/),
 );
 
+/**
+ * A database name as sqlite3 opens it: the shell enables URI filenames, so `file:/etc/x.db?mode=rw` is
+ * `/etc/x.db` (`file://localhost/…` too); an authority other than localhost is refused by SQLite.
+ */
+function dbFile(name: string): Field | null {
+  const m = /^file:(?:\/\/(localhost)?(?=\/))?([^?#]*)/i.exec(name);
+  if (!m) return literal(name);
+  try {
+    const path = decodeURIComponent(m[2]!);
+    return path === '' || path === ':memory:' ? null : literal(path);
+  } catch {
+    return literal(name);
+  }
+}
+
+function database(cx: CommandContext, name: string, role: 'read' | 'write', tag: string): void {
+  const f = dbFile(name);
+  if (f) cx.emit(f, role, { tag });
+}
+
 /** A dot-command's words, as sqlite3 splits them (quotes group, backslashes escape in double quotes). */
 function dotWords(line: string): string[] {
   return [...line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
@@ -50,17 +70,17 @@ function dotCommand(cx: CommandContext, line: string): void {
     else if (f && !['stdout', 'stderr', 'off'].includes(f)) cx.write(literal(f), { tag: name });
   } else if (name === 'save' || name === 'backup' || name === 'clone') {
     const f = path(rest.length > 1 ? 1 : 0);
-    if (f) cx.write(f, { tag: name });
+    if (f) database(cx, f.value, 'write', name);
   } else if (name === 'restore') {
     const f = path(rest.length > 1 ? 1 : 0);
-    if (f) cx.read(f, { tag: name });
+    if (f) database(cx, f.value, 'read', name);
   } else if (name === 'import') {
     const f = files[0];
     if (f?.startsWith('|')) cx.script(f.slice(1), 'sqlite3-pipe');
     else if (f) cx.read(literal(f), { tag: name });
   } else if (name === 'open') {
     const f = files[0];
-    if (f) cx.write(literal(f), { tag: name });
+    if (f) database(cx, f, 'write', name);
   } else if (name === 'shell' || name === 'system') {
     cx.script(rest.join(' '), `sqlite3-${name}`);
   } else if (name === 'read') {
@@ -76,13 +96,18 @@ function dotCommand(cx: CommandContext, line: string): void {
 /** SQL text: functions and statements that reach files (`readfile`, `writefile`, `ATTACH`, `VACUUM INTO`…). */
 function sql(cx: CommandContext, text: string): void {
   const lower = text.toLowerCase();
-  const lit = (re: RegExp, role: 'read' | 'write') => {
-    for (const m of text.matchAll(re)) cx.emit(literal(m[1]!.replace(/''/g, "'")), role, { tag: 'sql' });
+  // readfile()/writefile() use fopen (plain paths); ATTACH and VACUUM INTO open databases (URI names too).
+  const lit = (re: RegExp, role: 'read' | 'write', db: boolean) => {
+    for (const m of text.matchAll(re)) {
+      const name = m[1]!.replace(/''/g, "'");
+      if (db) database(cx, name, role, 'sql');
+      else cx.emit(literal(name), role, { tag: 'sql' });
+    }
   };
-  lit(/\breadfile\s*\(\s*'((?:[^']|'')*)'\s*\)/gi, 'read');
-  lit(/\bwritefile\s*\(\s*'((?:[^']|'')*)'/gi, 'write');
-  lit(/\battach\s+(?:database\s+)?'((?:[^']|'')*)'/gi, 'write');
-  lit(/\bvacuum\s+(?:\w+\s+)?into\s+'((?:[^']|'')*)'/gi, 'write');
+  lit(/\breadfile\s*\(\s*'((?:[^']|'')*)'\s*\)/gi, 'read', false);
+  lit(/\bwritefile\s*\(\s*'((?:[^']|'')*)'/gi, 'write', false);
+  lit(/\battach\s+(?:database\s+)?'((?:[^']|'')*)'/gi, 'write', true);
+  lit(/\bvacuum\s+(?:\w+\s+)?into\s+'((?:[^']|'')*)'/gi, 'write', true);
   const calls = (lower.match(/\b(readfile|writefile)\s*\(/g) ?? []).length;
   const literalCalls = (text.match(/\b(readfile|writefile)\s*\(\s*'/gi) ?? []).length;
   if (calls !== literalCalls) cx.uncertain('sqlite3 readfile/writefile of a computed name', 'write');
@@ -149,8 +174,9 @@ const sqlite3: CommandHandler = (cx) => {
   if (version && operands.length === 0) return;
   const [db, ...statements] = operands;
   if (db && db.value !== ':memory:' && db.value !== '') {
-    if (readonly) cx.read(db, { tag: 'database' });
-    else cx.write(db, { tag: 'database' });
+    if (db.uncertain !== undefined || !/^file:/i.test(db.value))
+      cx.emit(db, readonly ? 'read' : 'write', { tag: 'database' });
+    else database(cx, db.value, readonly ? 'read' : 'write', 'database');
   }
   if (!safe) for (const c of [...cmds, ...statements]) statement(cx, c);
   if (statements.length === 0) cx.uncertain('sqlite3 reads SQL and dot-commands from stdin', 'write');

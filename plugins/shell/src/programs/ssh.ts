@@ -81,6 +81,8 @@ const ssh: CommandHandler = (cx) => {
   for (const o of p.opts) {
     const v = o.value;
     if (!v) continue;
+    // `-F none` skips every config file, `-S none` turns off connection sharing.
+    if ((o.name === '-F' || o.name === '-S') && v.value === 'none') continue;
     if (o.name === '-i' || o.name === '-F') cx.read(v, { tag: o.name.slice(1) });
     else if (o.name === '-E' || o.name === '-S') cx.write(v, { tag: o.name.slice(1) });
     else if (o.name === '-o') configOption(cx, v);
