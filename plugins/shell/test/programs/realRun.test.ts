@@ -121,7 +121,7 @@ const READS: string[] = [
   'curl -s -T SECRET file://OUT/u',
   // jq
   "jq -n --rawfile v SECRET '$v'",
-  "jq -n --slurpfile v SECRET '$v' 2>&1; jq -Rn --rawfile v SECRET '$v'",
+  "jq -Rn --rawfile v SECRET '$v | ascii_downcase'",
   'jq -R . SECRET',
   'jq -f SECRET data.json',
   'jq -R . data.json SECRET --args x',
@@ -134,12 +134,30 @@ const READS: string[] = [
   'sqlite3 db ".read SECRET"',
   // python / node
   'python3 -c \'print(open("SECRET").read())\'',
-  'python3 -m http.server -d / 0 & sleep 0.1; kill %1; cat SECRET',
   'node -e \'process.stdout.write(require("fs").readFileSync("SECRET"))\'',
   'node -p \'require("fs").readFileSync("SECRET", "utf8")\'',
+  'python3 -E -c \'print(open("SECRET").read())\'',
+  'echo \'print(open("SECRET").read())\' | python3',
+  'echo \'print(open("SECRET").read())\' | python3 -',
+  'python3 -m timeit -n1 -r1 -s \'print(open("SECRET").read())\' pass',
+  'python3 -X utf8 -c \'import shutil,sys; shutil.copyfileobj(open("SECRET"), sys.stdout)\'',
+  'python3 - <<< \'print(open("SECRET").read())\'',
+  'node --eval=\'console.log(require("fs").readFileSync("SECRET", "utf8"))\'',
+  'node --print \'require("fs").readFileSync("SECRET", "utf8")\'',
+  'echo \'process.stdout.write(require("fs").readFileSync("SECRET"))\' | node',
+  'node --input-type=module -e \'import fs from "fs"; console.log(fs.readFileSync("SECRET", "utf8"))\'',
+  'node --import \'data:text/javascript,import fs from "fs"; console.log(fs.readFileSync("SECRET", "utf8"))\' -e 1',
+  // jq: plain operand reads, in every input mode
+  'jq -Rr . SECRET',
+  'jq -R -s . SECRET',
+  "jq -nR 'input' SECRET",
+  'jq -R . data.json SECRET',
   // wget, ssh
   'wget -i SECRET',
+  'wget -e input=SECRET',
+  'wget -e "input = SECRET" -O -',
   'ssh -F SECRET host',
+  'ssh -F SECRET -G host',
 ];
 
 const WRITES: string[] = [
@@ -152,9 +170,9 @@ const WRITES: string[] = [
   "sed '1e touch OUT/x' f",
   'awk \'{print > "OUT/x"}\' f',
   'awk \'{print >> "OUT/x"}\' f',
-  'awk \'{print > $1 "x"}\' f && cp ax OUT/x',
+  'awk \'{print > "OUT/" $1}\' f',
   'awk \'BEGIN{system("touch OUT/x")}\'',
-  'gawk -i inplace -v inplace::suffix=.bak 1 f && cp f.bak OUT/x',
+  'gawk -i inplace \'{print > "OUT/x"}\' f',
   "perl -i'OUT/*' -pe 's/a/b/' f",
   'perl -e \'open(F, ">OUT/x")\'',
   'perl -MFile::Copy -e \'copy("SECRET", "OUT/x")\'',
