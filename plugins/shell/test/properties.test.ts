@@ -219,7 +219,7 @@ describe('properties', () => {
       'alias x=y',
       'select a in b; do :; done',
       'patch -p1',
-      'perl -e 1',
+      'perl -e "print `id`"',
     ]) {
       expect(extractAccesses(cmd, ctx).uncertain, cmd).toBe(true);
     }

@@ -1,5 +1,4 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
-import { parseArgs } from './argv.js';
 
 /**
  * bash/sh/zsh/dash/ksh: `-c SCRIPT` is parsed and analysed as nested code; `FILE` is read (what the file
@@ -74,64 +73,6 @@ const source: CommandHandler = (cx) => {
   cx.chdir(null);
 };
 
-/**
- * python/node/ruby…: the script file is read, inline code (`-c`, `-e`) and programs from stdin are not
- * analysed (uncertain), and later operands are passed to the program: path-like ones count as writes.
- */
-function interpreter(inline: string, withArg: string, modules = '', version = '--version'): CommandHandler {
-  return (cx) => {
-    const p = parseArgs(cx.args, {
-      short: inline + withArg + modules,
-      long: [
-        'eval',
-        'print',
-        'require',
-        'import',
-        'loader',
-        'input-type',
-        'experimental-loader',
-        'env-file',
-        'inspect-port',
-      ],
-      posix: true,
-    });
-    for (const o of p.opts) {
-      if (inline.includes(o.name.slice(1)) || o.name === '--eval' || o.name === '--print') {
-        cx.uncertain(
-          `${cx.name} ${o.name} runs inline code that is not analysed`,
-          'write',
-          o.value?.raw ?? cx.name,
-        );
-        cx.unknownOperands(p.operands);
-        return;
-      }
-      if (modules.includes(o.name.slice(1))) {
-        cx.unknownOperands(p.operands);
-        return;
-      }
-      if (o.name === '--require' || o.name === '-r' || o.name === '--import' || o.name === '--env-file') {
-        if (o.value && (o.value.value.includes('/') || o.value.value.startsWith('.')))
-          cx.read(o.value, { tag: 'module' });
-      }
-    }
-    const [file, ...rest] = p.operands;
-    // `node --version`, `python3 -V`: print and exit, no program runs.
-    if (!file && p.opts.some((o) => o.name === '--version' || o.name === '--help' || o.name === version))
-      return;
-    if (!file || file.value === '-') {
-      cx.uncertain(`${cx.name} reads its program from stdin`);
-      return;
-    }
-    cx.read(file, { tag: 'script' });
-    cx.unknownOperands(rest);
-  };
-}
-
-const python = interpreter('c', 'WXQ', 'm', '-V');
-const node = interpreter('ep', 'r', '', '-v');
-const ruby = interpreter('e', 'IrCE');
-const php = interpreter('rR', 'cdf');
-
 export const interpreters: Record<string, CommandHandler> = {
   bash: shellCmd,
   sh: shellCmd,
@@ -143,18 +84,4 @@ export const interpreters: Record<string, CommandHandler> = {
   eval: evalCmd,
   source,
   '.': source,
-  python,
-  python2: python,
-  python3: python,
-  pypy: python,
-  pypy3: python,
-  node,
-  nodejs: node,
-  bun: node,
-  tsx: node,
-  'ts-node': node,
-  ruby,
-  php,
-  lua: interpreter('e', 'l'),
-  Rscript: interpreter('e', ''),
 };

@@ -1,102 +1,84 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 
-// jq 1.6 (`jq --help`, jq(1)) parses its own options: `--arg NAME VALUE` and friends take two words, and the
-// files named by `--slurpfile`/`--rawfile`/`--argfile` are read — the old one-argument table skipped the file
-// (`jq --rawfile a /etc/shadow -n '$a'` read a denied file unseen).
-
-/** Options taking two words: NAME, then a value (`arg`, `argjson`) or a file read (the others). */
-const TWO: Readonly<Record<string, 'value' | 'file'>> = {
-  '--arg': 'value',
-  '--argjson': 'value',
-  '--slurpfile': 'file',
-  '--rawfile': 'file',
-  '--argfile': 'file',
-};
-/** Options taking one word. */
-const ONE: Readonly<Record<string, 'value' | 'file' | 'dir'>> = {
-  '--indent': 'value',
-  '-f': 'file',
-  '--from-file': 'file',
-  '-L': 'dir',
-};
-const FLAGS = new Set([
-  '--tab',
-  '--seq',
-  '--stream',
-  '--stream-errors',
-  '--unbuffered',
-  '--ascii-output',
-  '--join-output',
-  '--raw-output',
-  '--raw-input',
-  '--null-input',
-  '--compact-output',
-  '--slurp',
-  '--exit-status',
-  '--sort-keys',
-  '--color-output',
-  '--monochrome-output',
-  '--help',
-  '--version',
-]);
-const SHORT_FLAGS = 'cnesrajRCMShV';
+// jq 1.6/1.7 (`jq --help`, jq manual): flags, options with one value, options with two.
+const FLAGS = new Set(
+  `-n -r -j -a -c -s -S -C -M -e -h -R -V -0 --tab --null-input --raw-output --join-output --ascii-output
+   --compact-output --slurp --sort-keys --color-output --monochrome-output --exit-status --raw-input --version
+   --help --seq --stream --stream-errors --unbuffered --raw-output0 --debug-dump-disasm --debug-trace
+   --args --jsonargs`.split(/\s+/),
+);
+const SHORT_FLAGS = 'nrjacsSCMehRV0';
+const ONE = new Set(['--indent', '-f', '--from-file', '-L']);
+const TWO = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
 
 /**
- * jq [OPTIONS] FILTER [FILES…]: the files are read; with `-f FILE` the filter comes from FILE and every
- * positional word is an input file; after `--args`/`--jsonargs` positional words are values. A filter that
- * `import`s or `include`s a module reads files from the module path: uncertain.
+ * jq: the filter (first operand unless `-f FILE`) does no file I/O except `import`/`include` of modules
+ * (from `-L` dirs, `~/.jq`, or beside the jq binary) — those are uncertain; `input_filename` and `$__loc__`
+ * only name things. Operands are input files, or with `--args`/`--jsonargs` plain values. `--slurpfile`
+ * and `--rawfile` read their file, `-f` reads the filter's file.
  */
-export const jq: CommandHandler = (cx) => {
+const jq: CommandHandler = (cx) => {
   const args = cx.args;
-  let filterFromFile = false;
-  let filter: Field | undefined;
-  let positionalAreValues = false;
-  const inputs: Field[] = [];
+  const operands: Field[] = [];
+  // Operands after `--args`/`--jsonargs` are values ($ARGS.positional), not files; those before are files.
+  const values = new Set<Field>();
+  let filterFile: Field | undefined;
+  let positionalValues = false;
+  let done = false;
   for (let i = 0; i < args.length; i++) {
     const f = args[i]!;
     const v = f.value;
-    if (f.uncertain !== undefined || !v.startsWith('-') || v === '-') {
-      if (!filterFromFile && filter === undefined) filter = f;
-      else if (!positionalAreValues) inputs.push(f);
+    if (done || f.uncertain !== undefined || !v.startsWith('-') || v === '-') {
+      operands.push(f);
+      if (positionalValues && operands.length > (filterFile ? 0 : 1)) values.add(f);
       continue;
     }
     if (v === '--') {
-      for (const rest of args.slice(i + 1)) {
-        if (!filterFromFile && filter === undefined) filter = rest;
-        else if (!positionalAreValues) inputs.push(rest);
-      }
-      break;
-    }
-    if (v === '--args' || v === '--jsonargs') {
-      positionalAreValues = true;
+      done = true;
       continue;
     }
-    const two = TWO[v];
-    if (two) {
-      const value = args[i + 2];
+    if (v === '--args' || v === '--jsonargs') positionalValues = true;
+    if (FLAGS.has(v) || (/^-[a-zA-Z0-9]+$/.test(v) && [...v.slice(1)].every((c) => SHORT_FLAGS.includes(c))))
+      continue;
+    const eq = v.indexOf('=');
+    const name = v.startsWith('--') && eq !== -1 ? v.slice(0, eq) : v;
+    if (ONE.has(name) || /^-L./.test(v)) {
+      const value =
+        eq !== -1 && v.startsWith('--')
+          ? { ...f, value: v.slice(eq + 1) }
+          : /^-L./.test(v)
+            ? undefined
+            : args[++i];
+      if ((name === '-f' || name === '--from-file') && value) filterFile = value;
+      continue;
+    }
+    if (TWO.has(name)) {
+      const file = args[i + 2];
       i += 2;
-      if (two === 'file' && value) cx.read(value, { tag: v.slice(2) });
-      else if (!value) cx.uncertain(`jq ${v} without its two arguments`, 'read');
+      if ((name === '--slurpfile' || name === '--rawfile') && file) cx.read(file, { tag: name.slice(2) });
       continue;
     }
-    const attachedL = /^-L(.+)$/.exec(v);
-    const one = attachedL ? 'dir' : ONE[v];
-    if (one) {
-      const value = attachedL ? { ...f, value: attachedL[1]!, glob: -1 } : args[++i];
-      if (!value) continue;
-      if (one === 'file') {
-        cx.read(value, { tag: 'from-file' });
-        filterFromFile = true;
-      } else if (one === 'dir') cx.read(value, { scope: 'subtree', tag: 'library-path' });
-      continue;
-    }
-    if (FLAGS.has(v)) continue;
-    if (/^-[A-Za-z]+$/.test(v) && [...v.slice(1)].every((c) => SHORT_FLAGS.includes(c))) continue;
     cx.uncertain(`jq: option ${v} is not in its table`, 'write', v);
   }
-  if (filterFromFile && filter !== undefined) inputs.unshift(filter);
-  if (!filterFromFile && filter && /\b(import|include)\b/.test(filter.value))
-    cx.uncertain('jq: the filter imports a module from its search path', 'read');
-  for (const f of inputs) cx.read(f);
+  let filter: Field | undefined;
+  let inputs = operands;
+  if (filterFile) {
+    cx.read(filterFile, { tag: 'from-file' });
+    const c = cx.readContent(filterFile, 64 * 1024);
+    if ('uncertain' in c)
+      cx.uncertain(`the jq filter file cannot be analysed: ${c.uncertain}`, 'write', filterFile.raw);
+    else filter = { value: c.text, raw: filterFile.raw, glob: -1, tilde: false };
+  } else {
+    [filter, ...inputs] = operands;
+  }
+  if (filter) {
+    if (filter.uncertain !== undefined)
+      cx.uncertain(`the jq filter is not known: ${filter.uncertain}`, 'write', filter.raw);
+    else if (/(^|[^\w$])(import|include)\s*"/.test(filter.value))
+      cx.uncertain('the jq filter imports modules we do not analyse', 'read', filter.raw);
+  }
+  for (const f of inputs) if (!values.has(f) && !(f.value === '-' && f.glob === -1)) cx.read(f);
 };
+
+export const jqFamily: Record<string, CommandHandler> = { jq };

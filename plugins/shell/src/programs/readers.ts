@@ -3,7 +3,6 @@ import * as A from './archiveOptions.js';
 import { has, parseArgs } from './argv.js';
 import { fileCommand, withArgs } from './fileCommand.js';
 import { grepFilter } from './grepFilter.js';
-import { jq } from './jq.js';
 import { FILE } from './listingOptions.js';
 import { simple } from './spec.js';
 import * as T from './textOptions.js';
@@ -172,7 +171,6 @@ export const readers: Record<string, CommandHandler> = {
     subtree: true,
     defaultOperand: '.',
   }),
-  jq,
   base64: fileCommand(T.BASE64),
   base32: fileCommand(T.BASE32),
   zcat: fileCommand(A.GUNZIP),

@@ -1,0 +1,179 @@
+import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
+import type { Field } from '../state/expandWord.js';
+import { type ArgSpec, has, parseArgs, values } from './argv.js';
+import { CURL_LONG_ARG, CURL_LONG_FLAG, CURL_SHORT_ARG, CURL_SHORT_FLAG } from './curlOptions.js';
+import { emitRole, literal, type Role } from './spec.js';
+
+const CURL: ArgSpec = {
+  short: CURL_SHORT_ARG,
+  shortFlags: CURL_SHORT_FLAG,
+  long: CURL_LONG_ARG,
+  flags: CURL_LONG_FLAG,
+};
+
+// Options whose value is a local file (man curl, 7.88). `--hsts`/`--alt-svc` caches are read and rewritten.
+const FILE_OPTS: Readonly<Record<string, Role>> = {
+  '-o': 'write',
+  '--output': 'write',
+  '-c': 'write',
+  '--cookie-jar': 'write',
+  '-D': 'write',
+  '--dump-header': 'write',
+  '--trace': 'write',
+  '--trace-ascii': 'write',
+  '--stderr': 'write',
+  '--libcurl': 'write',
+  '--etag-save': 'write',
+  '--hsts': 'write',
+  '--alt-svc': 'write',
+  '-T': 'read',
+  '--upload-file': 'read',
+  '-K': 'read',
+  '--config': 'read',
+  '--cacert': 'read',
+  '--capath': 'read',
+  '--crlfile': 'read',
+  '--key': 'read',
+  '--netrc-file': 'read',
+  '--etag-compare': 'read',
+  '--egd-file': 'read',
+  '--random-file': 'read',
+  '--proxy-cacert': 'read',
+  '--proxy-capath': 'read',
+  '--proxy-crlfile': 'read',
+  '--proxy-key': 'read',
+  '--pubkey': 'read',
+  // Connecting to a Unix socket needs write permission on it (the Docker socket is root on the host).
+  '--unix-socket': 'write',
+};
+
+/** A field for part of another field's value (a file named inside an option value): never globbed or tilded. */
+function part(f: Field, value: string): Field {
+  // The shell expanded (or left for the resolver) a `~` only at the start of the word.
+  return { ...f, value, glob: -1, tilde: f.tilde && value.startsWith('~') && f.value.startsWith(value) };
+}
+
+/** The file in a `@file` value: `-d @F`, `--data-urlencode [name]@F`, `-F name=@F;type=x` / `name=<F`, `-H @F`. */
+function dataFile(opt: string, v: string): string | undefined {
+  let m: RegExpExecArray | null;
+  if (opt === '--data-urlencode') {
+    // `name=content` and `=content` are data; `@file` and `name@file` read a file.
+    m = /^[^=@]*@(.+)$/s.exec(v);
+  } else if (opt === '-F' || opt === '--form') {
+    m = /^[^=]*=[@<]("[^"]*"|[^;]*)/s.exec(v);
+    if (m) return m[1]!.replace(/^"(.*)"$/s, '$1');
+  } else if (opt === '--variable') {
+    m = /^[^=@%]*@(.+)$/s.exec(v);
+  } else m = /^@(.+)$/s.exec(v);
+  return m?.[1];
+}
+
+/** A `file:` URL names a local file: read, or written when it is an upload's destination (`-T F file:///x`). */
+function fileUrl(cx: CommandContext, f: Field, upload: boolean): void {
+  const m = /^file:(?:\/\/([^/]*))?(\/.*)?$/is.exec(f.value);
+  if (!m) return;
+  if (m[1] !== undefined && m[1] !== '' && m[1].toLowerCase() !== 'localhost') {
+    cx.uncertain(`curl file URL with host ${m[1]}`, upload ? 'write' : 'read', f.raw);
+    return;
+  }
+  const path = decodeURIComponent(m[2] ?? '/');
+  // curl expands `{a,b}` and `[1-9]` in URLs unless -g: a file URL with them names files we do not list.
+  if (/[{[]/.test(path)) {
+    cx.uncertain('curl expands a glob in a file URL', upload ? 'write' : 'read', f.raw);
+    return;
+  }
+  emitRole(cx, part(f, path), upload ? 'write' : 'read', { tag: 'file-url' });
+}
+
+/**
+ * curl: every option from its table; options that name local files read or write them, `@file` data is read,
+ * `file:` URLs are local reads (or writes for uploads), `-K`/`--config` files are more options (uncertain),
+ * `-O`/`-J` write the remote name into `--output-dir` or the cwd.
+ */
+const curl: CommandHandler = (cx) => {
+  const p = parseArgs(cx.args, CURL);
+  // curl accepts `--no-FLAG` for every boolean flag.
+  for (const o of p.unknown) {
+    if (!(o.startsWith('--no-') && CURL_LONG_FLAG.includes(o.slice(5))))
+      cx.uncertain(`curl: option ${o} is not in its table`, 'write', o);
+  }
+  for (const o of p.opts) {
+    const v = o.value;
+    if (!v) continue;
+    const role = FILE_OPTS[o.name];
+    if (role && !(v.value === '-' && role === 'write') && !(o.name === '-T' && v.value === '.')) {
+      // `--output-dir D -o f` writes D/f (curl 7.73+); an absolute -o ignores it.
+      const dir = values(p, '--output-dir').at(-1);
+      const inDir =
+        (o.name === '-o' || o.name === '--output') && dir && !v.value.startsWith('/') && !v.tilde
+          ? { ...dir, value: `${dir.value}/${v.value}`, glob: dir.glob }
+          : v;
+      emitRole(cx, inDir, role, { tag: o.name.replace(/^-+/, '') });
+      if (o.name === '--hsts' || o.name === '--alt-svc') cx.read(v, { tag: o.name.slice(2) });
+    }
+    if (o.name === '-K' || o.name === '--config')
+      cx.uncertain('a curl config file holds more options (output files, uploads)', 'write', v.raw);
+    if (o.name === '-E' || o.name === '--cert' || o.name === '--proxy-cert') {
+      // `file[:password]`; a `:` may also be part of the name (escaped as `\:`): take the part before an unescaped `:`.
+      const name = /^((?:[^:\\]|\\.)*)/.exec(v.value)![1]!.replace(/\\(.)/g, '$1');
+      cx.read(part(v, name), { tag: 'cert' });
+    }
+    if (o.name === '-b' || o.name === '--cookie') {
+      // A value without `=` is a cookie file to read (man curl).
+      if (!v.value.includes('=')) cx.read(v, { tag: 'cookie' });
+    }
+    if (o.name === '-w' || o.name === '--write-out') {
+      if (v.value.startsWith('@') && v.value !== '@-')
+        cx.read(part(v, v.value.slice(1)), { tag: 'write-out' });
+      // `%output{file}` (curl 8.3+) writes a file; 7.88 prints it literally — be safe across versions.
+      if (/%output\{/.test(v.value)) cx.uncertain('curl -w %output{} writes a file', 'write', v.raw);
+    }
+    if (o.name === '--engine' && v.value !== 'list')
+      cx.uncertain('curl --engine loads a crypto engine', 'write');
+    if (o.name === '--pinnedpubkey' || o.name === '--proxy-pinnedpubkey') {
+      if (!v.value.startsWith('sha256//')) cx.read(v, { tag: 'pinnedpubkey' });
+    }
+    const file = dataFile(o.name, v.value);
+    if (
+      file !== undefined &&
+      file !== '-' &&
+      [
+        '-d',
+        '--data',
+        '--data-binary',
+        '--data-ascii',
+        '--data-urlencode',
+        '--json',
+        '-F',
+        '--form',
+        '-H',
+        '--header',
+        '--proxy-header',
+        '--variable',
+        '--url-query',
+      ].includes(o.name)
+    )
+      // `-F name=@a,b` sends several files.
+      for (const one of new Set([file, ...(o.name === '-F' || o.name === '--form' ? file.split(',') : [])]))
+        cx.read(part(v, one), { tag: 'data' });
+    if ((o.name === '-T' || o.name === '--upload-file') && /[{[]/.test(v.value) && !has(p, '-g', '--globoff'))
+      cx.uncertain('curl expands a glob in -T', 'read', v.raw);
+    if (o.name === '--url') fileUrl(cx, v, has(p, '-T', '--upload-file'));
+    if ((o.name === '-o' || o.name === '--output') && /#\d/.test(v.value))
+      cx.uncertain('curl -o with #N names files from the URL glob', 'write', v.raw);
+  }
+  if (p.strays.length > 0) cx.unknownOperands(p.strays);
+  if (has(p, '-n', '--netrc', '--netrc-optional'))
+    cx.read({ ...literal('~/.netrc'), tilde: true }, { tag: 'netrc' });
+  const upload = has(p, '-T', '--upload-file');
+  for (const u of p.operands) {
+    if (u.uncertain !== undefined) cx.uncertain(`curl URL is not known: ${u.uncertain}`, 'read', u.raw);
+    else fileUrl(cx, u, upload);
+  }
+  if (has(p, '-O', '--remote-name', '--remote-name-all', '-J', '--remote-header-name')) {
+    const dir = values(p, '--output-dir')[0] ?? literal('.');
+    cx.write({ ...dir, value: `${dir.value}/*`, glob: dir.value.length + 1 }, { tag: 'remote-name' });
+  }
+};
+
+export const curlFamily: Record<string, CommandHandler> = { curl };

@@ -1,0 +1,15 @@
+import type { Field } from '../state/expandWord.js';
+import { literal } from './spec.js';
+
+/**
+ * Where `-iSUFFIX` puts the backup of `file`: `*` in SUFFIX stands for the file's name, otherwise SUFFIX
+ * is appended; a SUFFIX with a `/` names another directory, relative to the file's (checked with GNU sed; perl -i reads it the same way).
+ */
+export function backupOf(file: Field, suffix: string): Field | null {
+  if (file.glob !== -1 || file.uncertain !== undefined) return suffix.includes('/') ? null : file;
+  const slash = file.value.lastIndexOf('/');
+  const dir = slash === -1 ? '' : file.value.slice(0, slash + 1);
+  const base = file.value.slice(slash + 1);
+  const name = suffix.includes('*') ? suffix.replaceAll('*', base) : base + suffix;
+  return { ...literal(name.startsWith('/') ? name : dir + name), tilde: file.tilde && !name.startsWith('/') };
+}
