@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The differential oracle (test/oracle) runs commands for real under bash and dash, traced by strace, and its
-# corpus uses these programs; a missing one makes the oracle test fail, never skip. So `pnpm test` installs
+# corpus uses these programs (and plugins/shell/test/programs/realRun.test.ts runs gawk); a missing one makes the oracle test fail, never skip. So `pnpm test` installs
 # them on a fresh Debian machine: apt-get only when something is missing (a second run installs nothing), and
 # through sudo when not root.
 set -euo pipefail
-PKGS="strace dash git curl wget jq sqlite3 zip unzip xxd file bsdextrautils make perl python3 openssh-client binutils"
-BINS="strace dash git curl wget jq sqlite3 zip unzip xxd file column make perl python3 ssh strings"
+PKGS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file bsdextrautils make perl python3 openssh-client binutils"
+BINS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file column make perl python3 ssh strings"
 missing=""
 for bin in $BINS; do command -v "$bin" >/dev/null 2>&1 || missing="$missing $bin"; done
 [ -z "$missing" ] && exit 0

@@ -12,6 +12,8 @@ export const attacksShellState: string[] = [
   'printf -v HOME @OUT@; cat ~/passwd',
   'for HOME in @OUT@; do cat ~/passwd; done',
   'declare HOME=@OUT@; cat ~/passwd',
+  "sh -c 'declare HOME=@OUT@; cat ~/passwd'",
+  "sh -c 'typeset D=@WS@; cat $D@OUT@/secret.txt'",
   'typeset HOME=@OUT@; cat ~/shadow',
   'f() { local HOME=@OUT@; cat ~/passwd; }; f',
   'mapfile -t a <<< @OUT@; HOME=${a[0]}; cat ~/passwd',

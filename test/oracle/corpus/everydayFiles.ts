@@ -118,6 +118,9 @@ export const everydayFiles: string[] = [
   'dd if=README.md of=dd.txt 2>/dev/null',
   'shred -u build.log',
   'mktemp -p . tmp.XXXX',
+  'mkdir -p build/x/y && touch build/x/y/z',
+  'install -D -m 644 README.md dist/docs/README.md',
+  'sqlite3 app.db "create table t(x); insert into t values (1)"',
   // editing
   'sed -n 1p notes.txt',
   "sed 's/one/ONE/' notes.txt",

@@ -84,4 +84,12 @@ export const shellSyntax: string[] = [
   'cat README.md | tee out.txt | wc -l',
   'ls | sort | head -3',
   'cat notes.txt | sed s/one/1/ > n2.txt',
+  // The shell itself lists a glob's directory, whatever the command does with the matches.
+  'echo ~/.ssh/*',
+  'echo @OUT@/*.txt',
+  'printf "%s\\n" src/*/*.ts',
+  // Script files run by a shell are analysed as shell.
+  'bash script.sh arg1',
+  'sh @OUT@/evil.sh',
+  "printf 'cat @OUT@/secret.txt\\n' > t.sh && bash t.sh",
 ];

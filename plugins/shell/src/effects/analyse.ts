@@ -30,6 +30,7 @@ import {
   cloneState,
   type FuncDef,
   merge,
+  mergeVar,
   type ShellState,
   union,
   type VarValue,
@@ -376,7 +377,18 @@ export class Analyser {
     if (o.nocase) this.globOptions.nocase = true;
   }
 
-  setVar(name: string, values: readonly string[] | null | 'unset' | 'declared', local = false): void {
+  setVar(
+    name: string,
+    values: readonly string[] | null | 'unset' | 'declared',
+    local = false,
+    maybe = false,
+  ): void {
+    if (maybe && this.posix && values !== 'declared') {
+      // Code a POSIX sh may run: the assignment may not happen, so the old value (or the inherited one)
+      // stays possible beside the new one. Unset counts as empty: both vanish in a path (`$D/etc/x`).
+      const old = this.state.vars.get(name) ?? this.inherited(name);
+      values = mergeVar(old === undefined || old === 'unset' ? [''] : old, values) ?? null;
+    }
     // Bash: setting GLOBIGNORE turns dotglob on.
     if (name === 'GLOBIGNORE') this.globOptions.dot = true;
     if (values === 'declared') {
@@ -892,6 +904,21 @@ export class Analyser {
     }
   }
 
+  /**
+   * The shell itself reads the names of a glob's directory to expand it, whatever the command then does
+   * with the matches: `echo ~/.ssh/*` prints the names in ~/.ssh (strace: getdents64 of it), exactly what
+   * `ls ~/.ssh` is denied for. A list of the static directory; of everything beneath it when a later
+   * segment of the pattern is a glob too (`src/?/x*` lists each directory it matches on the way).
+   */
+  private globListing(f: Field): void {
+    if (f.uncertain !== undefined || f.under || f.pipe) return;
+    const slash = f.value.lastIndexOf('/', f.glob);
+    const dir = slash === -1 ? '.' : slash === 0 ? '/' : f.value.slice(0, slash);
+    // A deeper pattern: the subtree of the static directory filtered by the pattern, as its read would be.
+    if (f.value.indexOf('/', f.glob) !== -1) this.emit(f, 'list', 'glob');
+    else this.emit({ ...f, value: dir, glob: -1 }, 'list', 'glob');
+  }
+
   /** Runs argv: looks the command up and hands it its operands. */
   exec(fields: readonly Field[], depth: number): void {
     const head = fields[0];
@@ -916,6 +943,7 @@ export class Analyser {
         return;
       }
     }
+    for (const f of args) if (f.glob >= 0) this.globListing(f);
     codeInArgv(name, args, this.sink(depth));
     if (INTEGER_DECL.has(name) && args.some((f) => /^-[a-zA-Z]*i/.test(f.value)))
       for (const f of args) {

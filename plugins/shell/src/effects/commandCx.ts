@@ -58,8 +58,12 @@ export class CommandCx implements CommandContext {
   chdir(target: Field | null, cdpath = false): void {
     this.a.chdir(target, cdpath);
   }
-  setVar(name: string, values: string[] | null | 'unset' | 'declared', o?: { local?: boolean }): void {
-    this.a.setVar(name, values, o?.local);
+  setVar(
+    name: string,
+    values: string[] | null | 'unset' | 'declared',
+    o?: { local?: boolean; maybe?: boolean },
+  ): void {
+    this.a.setVar(name, values, o?.local, o?.maybe);
   }
   exportFunction(name: string): void {
     this.a.exportFunction(name);

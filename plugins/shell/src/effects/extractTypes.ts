@@ -85,9 +85,15 @@ export interface CommandContext {
   /**
    * Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown, `'unset'` removes it,
    * `'declared'` is a bare `declare X` (unset local inside a function, no change elsewhere);
-   * `local`: until the current function returns (`local`, `declare` inside a function).
+   * `local`: until the current function returns (`local`, `declare` inside a function); `maybe`: the
+   * assignment may not happen at all (a bash-only builtin that a POSIX sh does not have), so the old value
+   * stays possible beside the new one.
    */
-  setVar(name: string, values: string[] | null | 'unset' | 'declared', options?: { local?: boolean }): void;
+  setVar(
+    name: string,
+    values: string[] | null | 'unset' | 'declared',
+    options?: { local?: boolean; maybe?: boolean },
+  ): void;
   /** `export -f NAME`: child shells see the function. */
   exportFunction(name: string): void;
   /** `unset -f NAME`: NAME is no longer a function. */

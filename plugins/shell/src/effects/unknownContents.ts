@@ -26,7 +26,10 @@ export function markUnknownContents(
   let writers: Access[] | undefined;
   for (const a of accesses) {
     if (a.op !== 'write' || !a.certain || a.realPath === null || a.origin.endsWith(':git-dir')) continue;
-    if (a.scope === 'subtree' || a.onLink === true) (writers ??= []).push(a);
+    if (a.scope === 'subtree' || a.onLink === true) {
+      writers ??= [];
+      writers.push(a);
+    }
   }
   if (!writers) return;
   for (const a of accesses) {

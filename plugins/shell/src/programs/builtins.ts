@@ -45,7 +45,10 @@ const declare: CommandHandler = (cx) => {
   for (const f of cx.args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
     const v = m && !m[2] ? fieldAsValue(f, m[0].length) : null;
-    if (m) cx.setVar(m[1]!, v === null ? null : [v], { local });
+    // `declare`/`typeset` are not in POSIX sh: in code sh may run (`sh -c`) the line may fail and the variable
+    // keep its value (oracle, dash: `declare HOME=/x; cat ~/passwd` reads the old HOME), so both are possible.
+    const maybe = cx.name === 'declare' || cx.name === 'typeset';
+    if (m) cx.setVar(m[1]!, v === null ? null : [v], { local, maybe });
     // A bare name only declares: inside a function a new, unset local; elsewhere the value stays.
     else if (NAME.test(f.value) && cx.name !== 'export' && cx.name !== 'readonly')
       cx.setVar(f.value, 'declared', { local });

@@ -3,6 +3,7 @@ import type { CommandContext, CommandHandler } from '../effects/extractTypes.js'
 import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from './argv.js';
 import { CP, INSTALL, LN, MV, SCP } from './copyMoveOptions.js';
+import { createdParents } from './createdParents.js';
 import { emitOptions, literal, unknownOptions } from './spec.js';
 
 const TARGET = ['-t', '--target-directory'];
@@ -146,6 +147,11 @@ const install: CommandHandler = (cx) => {
   const { sources, dest } = split(p);
   for (const s of sources) cx.read(s);
   if (dest) destWrites(cx, p, sources, dest, false);
+  // -D creates the destination's missing ancestors (with -t, the target directory itself too).
+  if (dest && has(p, '-D')) {
+    if (values(p, ...TARGET).length > 0) cx.write(dest, { tag: 'install -D' });
+    createdParents(cx, dest, 'install -D');
+  }
 };
 
 function dirOf(value: string): string {

@@ -1,8 +1,14 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
 
+/** Shells whose script files our parser reads as they do (zsh and ksh have syntax of their own). */
+const ANALYSED_FILE = /^(bash|sh|dash|ash|posh)$/;
+
 /**
- * bash/sh/zsh/dash/ksh: `-c SCRIPT` is parsed and analysed as nested code; `FILE` is read (what the file
- * does is not analysed — it is a program, like `python FILE`); no script at all reads commands from stdin.
+ * bash/sh/zsh/dash/ksh: `-c SCRIPT` is parsed and analysed as nested code; `FILE` is read at check time and
+ * analysed the same way, in a new shell with `$0` = FILE and `$1…` = the arguments (a script is shell text,
+ * not an opaque program: `bash evil.sh` running `cat /etc/shadow` was allowed while the file was only
+ * "read"); a file this line writes first, an unreadable or oversized one, or a zsh/ksh file is uncertain.
+ * No script at all reads commands from stdin.
  */
 const shellCmd: CommandHandler = (cx) => {
   const args = cx.args;
@@ -55,7 +61,21 @@ const shellCmd: CommandHandler = (cx) => {
   }
   const [file, ...params] = rest;
   cx.read(file!, { tag: 'script' });
-  cx.unknownOperands(params);
+  if (!ANALYSED_FILE.test(cx.name)) {
+    cx.uncertain(`what the ${cx.name} script ${file!.raw} runs is not analysed (${cx.name} syntax)`);
+    return;
+  }
+  // bash looks for FILE in the cwd first and searches $PATH only when it is not there: a missing file is
+  // uncertain below, so the search never decides what runs.
+  const content = cx.readContent(file!);
+  if ('uncertain' in content) {
+    cx.uncertain(`what ${file!.raw} runs cannot be analysed: ${content.uncertain}`);
+    return;
+  }
+  cx.script(content.text, `${cx.name}-file`, {
+    positional: [file!, ...params],
+    posix: /^(sh|dash|ash|posh)$/.test(cx.name),
+  });
 };
 
 /** eval joins its arguments into a script. */

@@ -108,6 +108,9 @@ export const make: CommandHandler = (cx) => {
   }
   const files = makefiles(cx, dir, given);
   if (files === null) return; // "No targets specified and no makefile found": nothing runs
+  // make reads the names in its directory once (its directory cache for implicit-rule and vpath searches):
+  // strace shows getdents64 of the cwd even for `make -n`. A list, never the files' contents.
+  cx.emit(dir, 'list', { tag: 'make' });
   const text: string[] = [];
   for (const f of files) {
     cx.read(f, { tag: 'makefile' });

@@ -46,7 +46,17 @@ function dbFile(name: string): Field | null {
 
 function database(cx: CommandContext, name: string, role: 'read' | 'write', tag: string): void {
   const f = dbFile(name);
-  if (f) cx.emit(f, role, { tag });
+  if (f) databaseFile(cx, f, role, tag);
+}
+
+function databaseFile(cx: CommandContext, f: Field, role: 'read' | 'write', tag: string): void {
+  cx.emit(f, role, { tag });
+  if (f.uncertain !== undefined) return;
+  // A write goes through a rollback journal (or the WAL and its shared-memory index) created beside the
+  // database and removed after (strace: db.sqlite-journal opened, written, unlinked).
+  if (role === 'write')
+    for (const suffix of ['-journal', '-wal', '-shm'])
+      cx.emit({ ...f, value: f.value + suffix }, 'write', { tag });
 }
 
 /** A dot-command's words, as sqlite3 splits them (quotes group, backslashes escape in double quotes). */
@@ -175,7 +185,7 @@ const sqlite3: CommandHandler = (cx) => {
   const [db, ...statements] = operands;
   if (db && db.value !== ':memory:' && db.value !== '') {
     if (db.uncertain !== undefined || !/^file:/i.test(db.value))
-      cx.emit(db, readonly ? 'read' : 'write', { tag: 'database' });
+      databaseFile(cx, db, readonly ? 'read' : 'write', 'database');
     else database(cx, db.value, readonly ? 'read' : 'write', 'database');
   }
   if (!safe) for (const c of [...cmds, ...statements]) statement(cx, c);

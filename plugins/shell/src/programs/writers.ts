@@ -1,6 +1,7 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
 import * as A from './archiveOptions.js';
 import { type ArgSpec, has, parseArgs, values } from './argv.js';
+import { createdParents, shredNames } from './createdParents.js';
 import { fileCommand } from './fileCommand.js';
 import { patch } from './patch.js';
 import { emitOptions, emitRole, literal, simple, unknownOptions } from './spec.js';
@@ -140,12 +141,28 @@ const mknod: CommandHandler = (cx) => {
   if (name) cx.write(name);
 };
 
+const shredFiles = fileCommand({ ...W.SHRED, operands: 'write', pathOpts: { '--random-source': 'read' } });
+const shred: CommandHandler = (cx) => {
+  shredFiles(cx);
+  const p = parseArgs(cx.args, W.SHRED);
+  if (has(p, '-u', '--remove') || cx.args.some((f) => f.value.startsWith('--remove='))) {
+    for (const f of p.operands) shredNames(cx, f);
+  }
+};
+
+const mkdirs = fileCommand({ ...W.MKDIR, operands: 'write' });
+const mkdir: CommandHandler = (cx) => {
+  mkdirs(cx);
+  const p = parseArgs(cx.args, W.MKDIR);
+  if (has(p, '-p', '--parents')) for (const f of p.operands) createdParents(cx, f, 'mkdir -p');
+};
+
 export const writers: Record<string, CommandHandler> = {
   rm: fileCommand({ ...W.RM, operands: 'delete', recursive: ['-r', '-R', '--recursive'] }),
   rmdir: fileCommand({ ...W.RMDIR, operands: 'delete' }),
   unlink: fileCommand({ ...W.UNLINK, operands: 'delete' }),
-  shred: fileCommand({ ...W.SHRED, operands: 'write', pathOpts: { '--random-source': 'read' } }),
-  mkdir: fileCommand({ ...W.MKDIR, operands: 'write' }),
+  shred,
+  mkdir,
   mkfifo: fileCommand({ ...W.MKFIFO, operands: 'write' }),
   mknod,
   touch: fileCommand({

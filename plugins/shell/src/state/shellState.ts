@@ -54,7 +54,7 @@ export function union<T>(a: readonly T[], b: readonly T[]): T[] {
   return out;
 }
 
-function mergeVar(a: VarValue | undefined, b: VarValue | undefined): VarValue | undefined {
+export function mergeVar(a: VarValue | undefined, b: VarValue | undefined): VarValue | undefined {
   if (a === b) return a;
   if (a === null || b === null) return null;
   if (a === undefined || b === undefined) return null;

@@ -95,7 +95,8 @@ describe('sed script reader agrees with GNU sed', () => {
       }),
       { numRuns: 80 },
     );
-  });
+    // 80 traced sed runs take ~7 s on an idle 2-core machine; a loaded one needs more.
+  }, 180_000);
 
   it('does not invent files for text that only looks like a command', () => {
     expect(sedScriptEffects(`a foo;w ${d}/never1`)).toEqual({ reads: [], writes: [], commands: [] });

@@ -112,7 +112,12 @@ export class GitCall {
         // does not exist (yet): a single path
       }
       if (dir) this.worktree(op, use, f);
-      else this.path(f, op);
+      else {
+        this.path(f, op);
+        // Matching a pathspec reads the names of the directory it lies in (strace: `git add README.md`
+        // lists the worktree root): a list of that directory, never of the files in it.
+        this.cx.emit(this.at({ ...f, value: posix.dirname(f.value), glob: -1 }), 'list', { tag: this.sub });
+      }
     }
   }
 

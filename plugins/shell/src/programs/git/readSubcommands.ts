@@ -27,8 +27,10 @@ export function status(g: GitCall): Plan {
   const untracked = !g.p.opts.some((o) => o.name === '-u' && o.value?.value === 'no');
   if (untracked) g.worktree('list', has(g.p, '--ignored') ? 'all' : 'unignored');
   g.worktree('read', 'tracked');
-  // It refreshes the index when it can take the lock (an optional write, skipped when refused).
-  return { gitDir: 'read', risks: ['content'], hooks: REF_AND_INDEX_HOOKS };
+  // It refreshes the index when it can take the lock: strace shows index.lock written and renamed over the
+  // index. An optional write the OS may refuse, but a policy's refusal does not stop it: judged as a write,
+  // unless `git --no-optional-locks` turns it off.
+  return { gitDir: optionalLocks(g), risks: ['content'], hooks: REF_AND_INDEX_HOOKS };
 }
 
 /**
@@ -45,8 +47,16 @@ export function diff(g: GitCall): Plan {
     for (const f of ops) g.path(f, 'read', g.isDirectory(f) ? { scope: 'subtree' } : {});
     return { gitDir: 'none', risks: ['diff', 'pager'], hooks: [] };
   }
-  if (!has(g.p, '--cached', '--staged')) g.worktree('read', 'tracked');
-  return { gitDir: 'read', risks: ['content', 'diff', 'pager'], hooks: [] };
+  if (has(g.p, '--cached', '--staged'))
+    return { gitDir: 'read', risks: ['content', 'diff', 'pager'], hooks: [] };
+  g.worktree('read', 'tracked');
+  // Comparing the worktree refreshes the index, as status does.
+  return { gitDir: optionalLocks(g), risks: ['content', 'diff', 'pager'], hooks: [] };
+}
+
+/** `git --no-optional-locks` (or GIT_OPTIONAL_LOCKS=0 in the command's own prefix) skips the index refresh. */
+function optionalLocks(g: GitCall): 'read' | 'write' {
+  return g.cx.args.some((f) => f.value === '--no-optional-locks') ? 'read' : 'write';
 }
 
 /** grep: tracked files by default; `--untracked` adds unignored ones; `--no-index` searches the cwd. */

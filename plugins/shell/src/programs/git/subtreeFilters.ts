@@ -11,7 +11,9 @@ export type WorktreeFilterKind =
   /** Every file except untracked ones that are not ignored: git refuses to overwrite those (checkout, merge). */
   | 'notUntracked'
   /** Untracked files only, ignored ones too when `withIgnored` (clean). */
-  | 'untracked';
+  | 'untracked'
+  /** The `.gitignore` files beneath (clean reads them to tell ignored from untracked). */
+  | 'ignoreFiles';
 
 export interface FilterInput {
   kind: WorktreeFilterKind;
@@ -39,6 +41,8 @@ export function worktreeFilter(input: FilterInput): SubtreeFilter | undefined {
     if (p === '.git' || p.startsWith('.git/')) return true;
     const t = isTracked(tracked, p, isDir);
     switch (kind) {
+      case 'ignoreFiles':
+        return !isDir && !(p === '.gitignore' || p.endsWith('/.gitignore'));
       case 'tracked':
         return !t;
       case 'unignored':

@@ -108,6 +108,9 @@ export function integrate(g: GitCall): Plan {
 /** rm: deletes the named tracked files (each a link operation), or only un-stages with `--cached`. */
 export function rm(g: GitCall): Plan {
   messageFiles(g);
+  // `rm --cached` keeps the file but compares it with the index first (it refuses to drop staged content
+  // that matches neither HEAD nor the file): strace shows the file opened for reading.
+  if (has(g.p, '--cached') && !has(g.p, '-n', '--dry-run')) g.pathspecs(g.p.operands, 'read', 'tracked');
   if (!has(g.p, '--cached', '-n', '--dry-run')) {
     for (const f of g.p.operands) {
       if (/[*?[]/.test(f.value) || f.value.startsWith(':')) g.worktree('write', 'tracked');
@@ -138,6 +141,9 @@ export function clean(g: GitCall): Plan {
   const op = force ? 'write' : 'list';
   if (ops.length === 0) g.worktree(op, 'untracked', undefined, ignored);
   else for (const f of ops) g.worktree(op, 'untracked', f, ignored);
+  // What is untracked-and-not-ignored comes from the .gitignore files it reads on the way (tracked ones
+  // are outside the untracked walk above).
+  g.worktree('read', 'ignoreFiles');
   return { gitDir: 'read', risks: [], hooks: [] };
 }
 
