@@ -54,3 +54,48 @@ describe('script files are read for what they do', () => {
     expect(run("echo 'w /etc/x' > s.sed && sed -f s.sed in.txt")).toContain('write ?');
   });
 });
+
+// Bypass closed: `bash FILE` only read the file, so a script in the workspace ran anything unjudged.
+describe('shell script files run by bash/sh are analysed as shell (attacks and twins)', () => {
+  const attacks: [string, string, string][] = [
+    ['bash evil1.sh', 'cat /etc/shadow\n', 'read /etc/shadow'],
+    ['sh evil2.sh', 'cp ~/.ssh/id_rsa /tmp/k\n', 'read /home/agent/.ssh/id_rsa'],
+    ['bash -e evil3.sh', 'echo x > /etc/cron.d/x\n', 'write /etc/cron.d/x'],
+    ['bash evil4.sh /etc/shadow', 'cat "$1"\n', 'read /etc/shadow'],
+    ['bash -- evil5.sh', 'cd /etc && cat passwd\n', 'read /etc/passwd'],
+    ['dash evil6.sh', 'f() { cat /etc/shadow; }\nf\n', 'read /etc/shadow'],
+    ['bash evil7.sh', 'if true; then\n  rm -rf ~/.ssh\nfi\n', 'write* /home/agent/.ssh (link)'],
+    ['sh evil8.sh', 'HOME=/etc\ncat ~/passwd\n', 'read /etc/passwd'],
+    ['bash evil9.sh', 'bash -c "cat /etc/shadow"\n', 'read /etc/shadow'],
+    ['bash evil10.sh', 'for f in /etc/shadow; do cat "$f"; done\n', 'read /etc/shadow'],
+  ];
+  it.each(attacks)('%s reports what the script does', (cmd, script, access) => {
+    writeFileSync(join(dir, cmd.split(' ').find((w) => w.endsWith('.sh'))!), script);
+    expect(run(cmd)).toContain(access);
+  });
+  it('a plain build script stays certain (benign twin)', () => {
+    writeFileSync(join(dir, 'build.sh'), 'set -e\nmkdir -p out\ncp in.txt out/\necho done\n');
+    writeFileSync(join(dir, 'in.txt'), 'a\n');
+    const r = extractAccesses('bash build.sh', ctx, {}, dir);
+    expect(r.uncertain).toBe(false);
+    expect(formatAll(r.accesses)).toContain(`read ${dir}/in.txt`);
+  });
+  it('a missing script, one the line writes first, or a zsh script is uncertain', () => {
+    expect(run('bash nowhere.sh')).toContain('write ?');
+    expect(run("echo 'cat /etc/shadow' > w.sh; bash w.sh")).toContain('write ?');
+    writeFileSync(join(dir, 'z.sh'), 'echo hi\n');
+    expect(run('zsh z.sh')).toContain('write ?');
+  });
+});
+
+// Bypass closed: the shell lists a glob's directory itself (`echo ~/.ssh/*` prints the names in it).
+describe("the shell's own glob listing is judged", () => {
+  it('echo DIR/* lists DIR; a deeper glob lists the filtered subtree', () => {
+    expect(run('echo /etc/ssh/*')).toContain('list /etc/ssh');
+    expect(run('printf "%s\\n" ~/.ssh/*')).toContain('list /home/agent/.ssh');
+    expect(run('echo /e*/p*')).toContain('list* /');
+  });
+  it('a quoted pattern is no glob (benign twin)', () => {
+    expect(run("echo '/etc/ssh/*'")).toEqual([]);
+  });
+});
