@@ -69,6 +69,11 @@ export class Analyser {
   private readonly seen = new Set<string>();
   /** Which command of the line emitted each access (`unknownContents` ignores a command's own writes). */
   readonly commandOf = new Map<Access, number>();
+  /** Accesses of commands whose order against the rest is not fixed (loop bodies, pipeline parts, `&`). */
+  readonly unordered = new Set<Access>();
+  /** Writes that only remove what they name (`rm`, `rmdir`): they cannot bring new names into a subtree. */
+  readonly removals = new Set<Access>();
+  private unorderedDepth = 0;
   private commandSeq = 0;
   private readonly planned = new PlannedChanges();
   private cdHappened = false;
@@ -115,6 +120,17 @@ export class Analyser {
     this.seen.add(key);
     this.accesses.push(a);
     this.commandOf.set(a, this.commandSeq);
+    if (this.unorderedDepth > 0) this.unordered.add(a);
+  }
+
+  /** Runs `fn` as code whose commands may run before or after the others (a loop, a pipeline, `&`). */
+  unorderedRun(fn: () => void): void {
+    this.unorderedDepth++;
+    try {
+      fn();
+    } finally {
+      this.unorderedDepth--;
+    }
   }
 
   uncertain(raw: string, op: Op, origin: string, reason: string): void {
@@ -239,6 +255,7 @@ export class Analyser {
         if (followLinks) access.followLinks = true;
         if (filter) access.filter = filter;
       }
+      if (o.removes) this.removals.add(access);
       this.push(access);
       if (!this.planned.empty) this.throughPlanned(access, f.raw);
     }
@@ -690,11 +707,14 @@ export class Analyser {
       case 'bg': {
         // Every part of a pipeline, and a background job, runs in a subshell.
         const items = node.t === 'pipe' ? node.items : [node.node];
-        for (const n of items) {
-          const saved = cloneState(this.state);
-          this.run(n, src, depth);
-          this.state = saved;
-        }
+        // The parts of a pipeline run at the same time, a background job beside what follows it.
+        this.unorderedRun(() => {
+          for (const n of items) {
+            const saved = cloneState(this.state);
+            this.run(n, src, depth);
+            this.state = saved;
+          }
+        });
         return;
       }
       case 'subshell': {
@@ -724,10 +744,12 @@ export class Analyser {
       case 'loop':
         this.redirects(node.redirects, src, depth);
         this.run(node.clause, src, depth);
-        this.loop(() => {
-          this.run(node.body, src, depth);
-          this.run(node.clause, src, depth);
-        });
+        this.unorderedRun(() =>
+          this.loop(() => {
+            this.run(node.body, src, depth);
+            this.run(node.clause, src, depth);
+          }),
+        );
         return;
       case 'for': {
         this.redirects(node.redirects, src, depth);
@@ -744,7 +766,7 @@ export class Analyser {
         }
         if (values !== null && values.length === 0) return;
         this.setVar(node.name, values);
-        this.loop(() => this.run(node.body, src, depth));
+        this.unorderedRun(() => this.loop(() => this.run(node.body, src, depth)));
         return;
       }
       case 'case': {

@@ -5,6 +5,9 @@ import type { CommandContext, EmitOptions } from './extractTypes.js';
 import { unknownCommand } from './unknownCommand.js';
 
 /** What a command handler sees: one small object per command (methods on the prototype, no closures). */
+/** Programs that run the command they are given while they are still walking or reading. */
+const INTERLEAVED = new Set(['find', 'xargs', 'parallel']);
+
 export class CommandCx implements CommandContext {
   constructor(
     private readonly a: Analyser,
@@ -38,7 +41,12 @@ export class CommandCx implements CommandContext {
   ): void {
     if (this.depth + 1 > this.a.maxDepth)
       this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
-    else this.a.withVars(vars ?? [], () => this.a.execWith(argv, this.depth + 1, env));
+    else {
+      const run = () => this.a.withVars(vars ?? [], () => this.a.execWith(argv, this.depth + 1, env));
+      // find -exec and xargs run their command while they walk or read: interleaved, not after.
+      if (INTERLEAVED.has(this.name)) this.a.unorderedRun(run);
+      else run();
+    }
   }
   script(
     text: string,

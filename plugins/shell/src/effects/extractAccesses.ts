@@ -72,7 +72,7 @@ export function extractAccesses(
   }
   for (const m of analyser.metacharacters) if (!metacharacters.includes(m)) metacharacters.push(m);
   const accesses = analyser.accesses;
-  markUnknownContents(accesses, analyser.commandOf);
+  markUnknownContents(accesses, analyser);
   return {
     accesses,
     uncertain: accesses.some((a) => !a.certain),

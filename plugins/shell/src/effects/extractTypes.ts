@@ -43,6 +43,8 @@ export interface EmitOptions {
   followLinks?: boolean;
   /** Subtree walks only: entries the program skips (gitignored, untracked). */
   filter?: SubtreeFilter;
+  /** The write only removes what it names (`rm`): it cannot bring new names into a subtree. */
+  removes?: boolean;
 }
 
 /** What a command handler can do: emit accesses for fields, change the cwd, run nested commands. */

@@ -9,23 +9,32 @@ export function filteredOut(filter: SubtreeFilter | undefined, root: string, pat
   return filter.skips(rel, true);
 }
 
+/** Where each access stands in the line: its command's number, and which ones may run out of order. */
+export interface AccessOrder {
+  readonly commandOf: ReadonlyMap<Access, number>;
+  /** Accesses of loop bodies, pipeline parts and background jobs. */
+  readonly unordered: ReadonlySet<Access>;
+  /** Writes that only remove what they name. */
+  readonly removals: ReadonlySet<Access>;
+}
+
 /**
  * A subtree access is judged against what exists beneath it at check time — unless another command of the
- * same line writes a whole subtree into or over it (`cp -r other/ ws/ && tar czf x ws`, `git clone … ws/d`,
+ * same line writes a whole subtree into or over it first (`cp -r other/ ws/ && tar czf x ws`, `git clone … ws/d`,
  * `tar -x -C ws`), or creates a link inside it that a walk following links would go through (`ln -s ~/.ssh
  * ws/k && tar czhf a ws`): then what the walk would see is not what the program will meet, and the policy
  * must take the worst case. Not counted: a command's own writes (`find . -delete` walks what exists); writes
  * of single paths, which are judged themselves; writes the walk's filter skips (`.git` for a worktree walk);
- * and git's writes into its own git dir, whose names git makes (hex objects, refs that may not start with a
- * dot), so they cannot bring a name a rule denies.
+ * git's writes into its own git dir, whose names git makes (hex objects, refs that may not start with a
+ * dot), so they cannot bring a name a rule denies; removals (`rm -rf dist && cp -r src dist`: rm can only
+ * take names away); and writes of a command that runs after the walk (`rm -rf node_modules && npm install`)
+ * — unless a loop, a pipeline or `&` lets either run in another order.
  */
-export function markUnknownContents(
-  accesses: readonly Access[],
-  commandOf: ReadonlyMap<Access, number>,
-): void {
+export function markUnknownContents(accesses: readonly Access[], order: AccessOrder): void {
   let writers: Access[] | undefined;
   for (const a of accesses) {
     if (a.op !== 'write' || !a.certain || a.realPath === null || a.origin.endsWith(':git-dir')) continue;
+    if (order.removals.has(a)) continue;
     if (a.scope === 'subtree' || a.onLink === true) {
       writers ??= [];
       writers.push(a);
@@ -34,9 +43,12 @@ export function markUnknownContents(
   if (!writers) return;
   for (const a of accesses) {
     if (a.scope !== 'subtree' || !a.certain || a.realPath === null || a.unknownContents) continue;
-    const own = commandOf.get(a);
+    const own = order.commandOf.get(a) ?? 0;
+    const fixed = !order.unordered.has(a);
     for (const w of writers) {
-      if (w === a || commandOf.get(w) === own) continue;
+      const seq = order.commandOf.get(w) ?? 0;
+      if (w === a || seq === own) continue;
+      if (seq > own && fixed && !order.unordered.has(w)) continue;
       const wr = w.realPath as string;
       // A single link or rename matters only to a walk that follows links beneath its root.
       if (w.scope !== 'subtree' && !a.followLinks) continue;

@@ -42,7 +42,7 @@ export interface FileSpec extends ArgSpec {
 /** Emits one field in a role (`delete` is a write on the link itself). */
 export function emitFile(cx: CommandContext, f: Field, role: FileRole, o: EmitOptions = {}): void {
   if (role === 'none') return;
-  if (role === 'delete') cx.write(f, { ...o, followFinal: false });
+  if (role === 'delete') cx.write(f, { ...o, followFinal: false, removes: true });
   else cx.emit(f, role satisfies Op, o);
 }
 
