@@ -7,6 +7,7 @@ import {
   type Op,
   type ResolvedPath,
   resolvePath,
+  type SubtreeFilter,
   uncertainAccess,
 } from '@toolgate/core';
 import { BudgetExceeded, tick } from '../lex/budget.js';
@@ -61,6 +62,19 @@ function cutAtNul(value: string): string {
   return nul === -1 ? value : value.slice(0, nul);
 }
 
+const filterIds = new WeakMap<SubtreeFilter, number>();
+let nextFilterId = 1;
+/** A number per filter object, for telling accesses apart by the filter they carry. */
+function filterId(f: SubtreeFilter | undefined): number {
+  if (f === undefined) return 0;
+  let id = filterIds.get(f);
+  if (id === undefined) {
+    id = nextFilterId++;
+    filterIds.set(f, id);
+  }
+  return id;
+}
+
 export class Analyser {
   readonly accesses: Access[] = [];
   readonly unknown: string[] = [];
@@ -112,7 +126,10 @@ export class Analyser {
 
   /** Records an access once; `final`: the closing access of an analysis, exempt from the size bound. */
   push(a: Access, final = false): void {
-    const key = `${a.op}\0${a.scope}\0${a.path}\0${a.realPath}\0${a.origin}\0${a.certain}\0${a.onLink ? 1 : 0}`;
+    // The walk's filter and link-following are part of what an access means: an unfiltered walk is not a
+    // duplicate of a filtered one (`find . -name x -exec cat {} ; -o -exec cat {} ;` reaches everything).
+    const walk = a.scope === 'subtree' ? `\0${filterId(a.filter)}\0${a.followLinks ? 1 : 0}` : '';
+    const key = `${a.op}\0${a.scope}\0${a.path}\0${a.realPath}\0${a.origin}\0${a.certain}\0${a.onLink ? 1 : 0}${walk}`;
     if (this.seen.has(key)) return;
     // A size bound beside the time bound: past it the answer is uncertain anyway.
     if (this.seen.size >= MAX_ACCESSES && !final)
@@ -169,7 +186,13 @@ export class Analyser {
     if (f.pipe) return;
     if (f.under) {
       if (f.under.length === 0) this.uncertain(f.raw, op, origin, 'the paths it stands for are unknown');
-      for (const root of f.under) this.emit(root, op, origin, { ...o, scope: 'subtree' });
+      f.under.forEach((root, k) => {
+        // The program's own filter and the paths' cannot both be honoured by one access: then neither.
+        const mine = f.underFilters?.[k];
+        const filter = mine && o.filter ? undefined : (mine ?? o.filter);
+        const { filter: _drop, ...rest } = o;
+        this.emit(root, op, origin, { ...rest, scope: 'subtree', ...(filter ? { filter } : {}) });
+      });
       return;
     }
     const full = `${this.prefix}:${origin}`;

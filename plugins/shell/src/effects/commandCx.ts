@@ -1,4 +1,4 @@
-import type { Op } from '@toolgate/core';
+import type { Op, SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
 import type { Analyser } from './analyse.js';
 import type { CommandContext, EmitOptions } from './extractTypes.js';
@@ -91,8 +91,15 @@ export class CommandCx implements CommandContext {
   taint(dir: Field): void {
     this.a.taint(dir);
   }
-  under(roots: readonly Field[], raw: string): Field {
-    return { value: raw, raw, glob: -1, tilde: false, under: roots };
+  under(roots: readonly Field[], raw: string, filters?: readonly (SubtreeFilter | undefined)[]): Field {
+    return {
+      value: raw,
+      raw,
+      glob: -1,
+      tilde: false,
+      under: roots,
+      ...(filters ? { underFilters: filters } : {}),
+    };
   }
   globOptions(o: { dot?: boolean; nocase?: boolean }): void {
     this.a.setGlobOptions(o);

@@ -109,7 +109,7 @@ export interface CommandContext {
   /** The command fills `dir` with files and links it does not control (`tar -x`, `unzip`, `git clone`). */
   taint(dir: Field): void;
   /** A field standing for every path under `roots` (find's `{}`): accesses become subtrees of the roots. */
-  under(roots: readonly Field[], raw: string): Field;
+  under(roots: readonly Field[], raw: string, filters?: readonly (SubtreeFilter | undefined)[]): Field;
   /** A field whose value comes from stdin (xargs): any access on it is uncertain. */
   fromStdin(raw: string): Field;
   /**

@@ -1,6 +1,7 @@
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, parseArgs, values } from './argv.js';
+import { findActionFilter } from './findFilter.js';
 import { FIND_ARG, FIND_EXEC, FIND_NEWER_XY, FIND_NOARG, FIND_STAT, FIND_WRITE } from './findPrimaries.js';
 import { literal, unknownOptions } from './spec.js';
 import { xargsItems } from './xargsSplit.js';
@@ -84,7 +85,10 @@ const find: CommandHandler = (cx) => {
     }
     if (v === '(' || v === ')' || v === '!' || v === ',' || FIND_NOARG.has(v)) {
       if (v === '-delete')
-        for (const s of starts) cx.write(s, { ...startOpts, followFinal: false, tag: 'delete' });
+        for (const s of starts) {
+          const filter = findActionFilter(expr, j, s);
+          cx.write(s, { ...startOpts, followFinal: false, tag: 'delete', ...(filter ? { filter } : {}) });
+        }
       continue;
     }
     if (FIND_ARG.has(v)) {
@@ -109,6 +113,7 @@ const find: CommandHandler = (cx) => {
     }
     if (FIND_EXEC.has(v)) {
       const argv: Field[] = [];
+      const filters = starts.map((s) => findActionFilter(expr, j, s));
       const inDir = v === '-execdir' || v === '-okdir';
       for (j++; j < expr.length; j++) {
         const a = expr[j]!;
@@ -117,7 +122,8 @@ const find: CommandHandler = (cx) => {
         const relative = a.uncertain === undefined && !a.value.startsWith('/') && !a.tilde;
         // `{}` is every path found. With -execdir the command runs inside each directory found, so any
         // relative word may name something anywhere beneath the start points as well.
-        if (a.uncertain === undefined && a.value.includes('{}')) argv.push(cx.under(starts, a.raw));
+        if (a.uncertain === undefined && a.value === '{}') argv.push(cx.under(starts, a.raw, filters));
+        else if (a.uncertain === undefined && a.value.includes('{}')) argv.push(cx.under(starts, a.raw));
         else if (inDir && argv.length > 0 && relative && !a.value.startsWith('-'))
           argv.push(cx.under(starts, a.raw));
         else argv.push(a);

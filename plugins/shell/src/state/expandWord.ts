@@ -1,3 +1,4 @@
+import type { SubtreeFilter } from '@toolgate/core';
 import { ShellParseError } from '../lex/parseError.js';
 import { skipAnsi, skipBacktick, skipBrace, skipDouble, skipParen, skipSingle } from '../lex/scanNested.js';
 import { braceExpand, TooManyExpansions } from './braceExpand.js';
@@ -20,6 +21,8 @@ export interface Field {
   pipe?: boolean;
   /** Stands for every path under these roots (find's `{}`): accesses on it are subtrees of the roots. */
   under?: readonly Field[];
+  /** Beside `under`: for each root, the entries beneath it the paths cannot be (find's tests). */
+  underFilters?: readonly (SubtreeFilter | undefined)[];
 }
 
 /** A nested command found inside a word: `$(…)`, backticks, `<(…)`. */

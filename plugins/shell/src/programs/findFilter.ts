@@ -1,0 +1,174 @@
+import type { SubtreeFilter } from '@toolgate/core';
+import type { Field } from '../state/expandWord.js';
+
+/** One test of find's expression that a walk can evaluate from a path and whether it is a directory. */
+type Test = (path: string, base: string, isDir: boolean) => boolean;
+
+/** fnmatch(3) without flags, as find uses it: `*` and `?` also match `/` and a leading dot. */
+function fnmatch(pattern: string, nocase: boolean): RegExp {
+  let re = '';
+  for (let k = 0; k < pattern.length; k++) {
+    const c = pattern[k]!;
+    if (c === '*') re += '[\\s\\S]*';
+    else if (c === '?') re += '[\\s\\S]';
+    else if (c === '\\' && k + 1 < pattern.length) re += escape(pattern[++k]!);
+    else if (c === '[') {
+      const end = pattern.indexOf(']', k + 2);
+      if (end === -1) re += '\\[';
+      else {
+        let body = pattern.slice(k + 1, end);
+        if (body.startsWith('!')) body = `^${body.slice(1)}`;
+        re += `[${body.replace(/\\/g, '\\\\')}]`;
+        k = end;
+      }
+    } else re += escape(c);
+  }
+  return new RegExp(`^${re}$`, nocase ? 'i' : '');
+}
+
+function escape(c: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
+}
+
+/** Tests that never open a file and are cheap to evaluate in the walk; any other test counts as true. */
+function test(primary: string, arg: Field | undefined): Test | 'true' | null {
+  if (arg === undefined || arg.uncertain !== undefined) return null;
+  switch (primary) {
+    case '-name':
+    case '-iname': {
+      const re = fnmatch(arg.value, primary === '-iname');
+      return (_p, base) => re.test(base);
+    }
+    case '-path':
+    case '-wholename':
+    case '-ipath':
+    case '-iwholename': {
+      const re = fnmatch(arg.value, primary.startsWith('-i'));
+      return (p) => re.test(p);
+    }
+    case '-type':
+    case '-xtype':
+      // The walk knows directories from everything else; `-type f` or `l` match any non-directory.
+      if (arg.value === 'd') return (_p, _b, isDir) => isDir;
+      if (!arg.value.includes('d')) return (_p, _b, isDir) => !isDir;
+      return 'true';
+    default:
+      return 'true';
+  }
+}
+
+/** Primaries with one argument that only narrow what an action sees (counted as true). */
+const NARROWING_WITH_ARG = new Set([
+  '-amin',
+  '-atime',
+  '-cmin',
+  '-ctime',
+  '-mmin',
+  '-mtime',
+  '-size',
+  '-perm',
+  '-user',
+  '-group',
+  '-uid',
+  '-gid',
+  '-links',
+  '-inum',
+  '-maxdepth',
+  '-mindepth',
+  '-regex',
+  '-iregex',
+  '-regextype',
+  '-lname',
+  '-ilname',
+  '-newer',
+  '-anewer',
+  '-cnewer',
+  '-samefile',
+  '-fstype',
+  '-used',
+  '-context',
+]);
+/** Primaries without an argument that are always true or only narrow. */
+const NARROWING = new Set([
+  '-print',
+  '-print0',
+  '-ls',
+  '-empty',
+  '-readable',
+  '-writable',
+  '-executable',
+  '-true',
+  '-nouser',
+  '-nogroup',
+  '-mount',
+  '-xdev',
+  '-depth',
+  '-d',
+  '-noleaf',
+  '-ignore_readdir_race',
+  '-daystart',
+  '-follow',
+  '-a',
+  '-and',
+]);
+
+/**
+ * A filter for the entries an action of find (`-delete`, `-exec … {}`) can reach, from the tests before it:
+ * `find . -name '*.pyc' -delete` removes only `*.pyc` entries, so a `.env` beside them is not judged (a false
+ * deny before). Only a plain conjunction is read — `-name`, `-iname`, `-path`, `-type` and their negation by
+ * `!`/`-not`; tests it cannot evaluate count as true (so it only skips less). Any `-o`, `,`, parentheses or
+ * `-prune` before the action: no filter. An entry is kept when it or one of its ancestors matches, since
+ * `-exec rm -rf {}` on a matched directory reaches everything beneath it; directories are never skipped.
+ */
+export function findActionFilter(
+  expr: readonly Field[],
+  actionAt: number,
+  start: Field,
+): SubtreeFilter | undefined {
+  const tests: { t: Test; negated: boolean }[] = [];
+  let negate = false;
+  for (let j = 0; j < actionAt; j++) {
+    const f = expr[j]!;
+    if (f.uncertain !== undefined) return undefined;
+    const v = f.value;
+    if (v === '!' || v === '-not') {
+      negate = !negate;
+      continue;
+    }
+    if (v === '-o' || v === '-or' || v === ',' || v === '(' || v === ')' || v === '-prune') return undefined;
+    if (NARROWING.has(v)) {
+      negate = false;
+      continue;
+    }
+    if (NARROWING_WITH_ARG.has(v) || /^-newer[aBcm][aBcmt]$/.test(v)) {
+      j++;
+      negate = false;
+      continue;
+    }
+    const t = test(v, expr[j + 1]);
+    if (t === null) return undefined;
+    j++;
+    if (t !== 'true') tests.push({ t, negated: negate });
+    negate = false;
+  }
+  if (tests.length === 0 || start.uncertain !== undefined) return undefined;
+  const prefix = start.value.replace(/\/+$/, '') || '/';
+  const matches = (rel: string, isDir: boolean): boolean => {
+    const path = prefix === '/' ? `/${rel}` : `${prefix}/${rel}`;
+    const base = rel.slice(rel.lastIndexOf('/') + 1);
+    return tests.every(({ t, negated }) => t(path, base, isDir) !== negated);
+  };
+  return {
+    name: `find's tests before the action (${expr
+      .slice(0, actionAt)
+      .map((f) => f.raw)
+      .join(' ')})`,
+    skips(rel, isDir) {
+      if (isDir) return false;
+      if (matches(rel, false)) return false;
+      for (let end = rel.indexOf('/'); end !== -1; end = rel.indexOf('/', end + 1))
+        if (matches(rel.slice(0, end), true)) return false;
+      return true;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { extractAccesses } from '../../src/index.js';
+import { context, touchesEnv } from './envJudge.js';
+
+// find's tests before -delete / -exec narrow what the action reaches; a `.env` they exclude is not judged.
+const ws = mkdtempSync(join(tmpdir(), 'tg-findf-'));
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+for (const d of ['src', 'secrets', 'build/__pycache__', 'node_modules/m'])
+  mkdirSync(join(ws, d), { recursive: true });
+for (const f of ['.env', 'src/a.ts', 'src/b.pyc', 'secrets/.env', 'build/__pycache__/x.pyc', 'app.log'])
+  writeFileSync(join(ws, f), 'x');
+
+const verdict = (cmd: string) => touchesEnv(extractAccesses(cmd, context(ws)).accesses) ?? 'clean';
+
+describe('find: the tests before the action filter what it reaches', () => {
+  it.each([
+    "find . -name '*.pyc' -delete",
+    'find . -name "*.log" -mtime +7 -delete',
+    "find . -type f -name '*.ts' -exec wc -l {} +",
+    'find . -name __pycache__ -type d -exec rm -rf {} +',
+    "find . -type f -not -path './node_modules/*' -name '*.ts' -exec grep -l x {} +",
+    "find src -iname '*.TS' -exec cat {} \\;",
+  ])('%s does not reach .env (twin of a false deny)', (cmd) => {
+    expect(verdict(cmd)).toBe('clean');
+  });
+
+  it.each([
+    'find . -name .env -delete',
+    "find . ! -name '*.ts' -delete",
+    "find . -not -name '*.ts' -exec cat {} +",
+    "find . -name '*.pyc' -o -name .env -delete",
+    "find . \\( -name '*.pyc' \\) -delete",
+    'find . -type d -name secrets -exec rm -rf {} +',
+    "find . -iname '.ENV' -exec cat {} \\;",
+    "find . -name '.e*' -delete",
+    "find . -path '*/secrets/*' -exec cat {} +",
+    "find . -name '*' -exec cat {} +",
+    "find . -name '*.pyc' -exec cat {} \\; -o -exec cat {} \\;",
+  ])('%s reaches .env (attack)', (cmd) => {
+    expect(verdict(cmd)).not.toBe('clean');
+  });
+});
