@@ -3,6 +3,7 @@ import type { Field } from '../state/expandWord.js';
 import { TAR } from './archiveOptions.js';
 import { has, type ParsedArgs, parseArgs, values } from './argv.js';
 import { emitOptions, literal } from './spec.js';
+import { tarExcludes } from './tarExclude.js';
 
 /** Names in a `-T` list beyond this are not an everyday archive: uncertain instead of slow. */
 const MAX_NAMES = 1000;
@@ -59,7 +60,8 @@ function namesFrom(cx: CommandContext, list: Field, p: ParsedArgs): Field[] | st
  * `-x` reads the archive and writes under `-C DIR`; `-t` reads the archive; `-d` also reads the members.
  */
 export const tar: CommandHandler = (cx) => {
-  const p = parseArgs(expandOldStyle(cx.args), TAR);
+  const argv = expandOldStyle(cx.args);
+  const p = parseArgs(argv, TAR);
   // `--files-from` is read here, at check time (emitOptions would call it unknown).
   emitOptions(
     cx,
@@ -116,10 +118,13 @@ export const tar: CommandHandler = (cx) => {
   } else if (create) {
     const follow = has(p, '-h', '--dereference');
     const remove = has(p, '--remove-files');
+    const excludes = tarExcludes(argv, p.operands);
     for (const m of members) {
       const f = under(m);
-      if (remove) cx.write(f, { scope: 'subtree', followFinal: false, tag: 'remove-files' });
-      else cx.read(f, { scope: 'subtree', tag: 'member', ...(follow ? { followLinks: true } : {}) });
+      const filter = excludes.get(m);
+      const walk = { scope: 'subtree' as const, ...(filter ? { filter } : {}) };
+      if (remove) cx.write(f, { ...walk, followFinal: false, tag: 'remove-files' });
+      else cx.read(f, { ...walk, tag: 'member', ...(follow ? { followLinks: true } : {}) });
     }
   } else if (compare) {
     cx.read(base ?? literal('.'), { scope: 'subtree', tag: 'compare' });

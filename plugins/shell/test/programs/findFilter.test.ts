@@ -43,3 +43,24 @@ describe('find: the tests before the action filter what it reaches', () => {
     expect(verdict(cmd)).not.toBe('clean');
   });
 });
+
+describe('tar -c: --exclude patterns before a member filter its walk (GNU tar 1.34 under strace)', () => {
+  it.each([
+    'tar czf /tmp/a.tgz --exclude=.env .',
+    "tar czf /tmp/a.tgz --exclude '.env' --exclude=node_modules .",
+    "tar cf /tmp/a.tar --exclude='*.env' --exclude=secrets src secrets .env",
+    'tar -czf /tmp/a.tgz --exclude=.e* .',
+  ])('%s does not reach .env (twin of a false deny)', (cmd) => {
+    expect(verdict(cmd)).toBe('clean');
+  });
+  it.each([
+    'tar czf /tmp/a.tgz . --exclude=.env',
+    'tar czf /tmp/a.tgz --exclude=*.log .',
+    'tar czf /tmp/a.tgz --exclude=/.env .',
+    'tar czf /tmp/a.tgz --anchored --exclude=.env .',
+    'tar czf /tmp/a.tgz --exclude=.ENV .',
+    'tar czf /tmp/a.tgz --exclude=.env -T /dev/null secrets',
+  ])('%s reaches .env (attack)', (cmd) => {
+    expect(verdict(cmd)).not.toBe('clean');
+  });
+});

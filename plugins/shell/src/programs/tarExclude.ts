@@ -1,0 +1,67 @@
+import type { SubtreeFilter } from '@toolgate/core';
+import type { Field } from '../state/expandWord.js';
+
+/** A tar exclusion pattern: fnmatch with `*` matching `/` (tar's default for exclusions). */
+function pattern(p: string, nocase: boolean): RegExp {
+  let re = '';
+  for (let k = 0; k < p.length; k++) {
+    const c = p[k]!;
+    if (c === '*') re += '[\\s\\S]*';
+    else if (c === '?') re += '[\\s\\S]';
+    else if (c === '\\' && k + 1 < p.length) re += p[++k]!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    else if (c === '[' && p.indexOf(']', k + 2) !== -1) {
+      const end = p.indexOf(']', k + 2);
+      const body = p.slice(k + 1, end);
+      re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
+      k = end;
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, nocase ? 'i' : '');
+}
+
+/**
+ * The `--exclude` patterns in force for each member operand of `tar -c`. GNU tar's exclusions are
+ * positional (since 1.30 an `--exclude` after a member does not apply to it) and, by default, unanchored
+ * with wildcards matching `/`: a pattern excludes a member when it matches the member's name from any
+ * `/` on (`--exclude=.env` drops every `.env`, at any depth, with what lies beneath it).
+ */
+export function tarExcludes(argv: readonly Field[], members: readonly Field[]): Map<Field, SubtreeFilter> {
+  const out = new Map<Field, SubtreeFilter>();
+  const patterns: string[] = [];
+  let nocase = false;
+  let anchored = false;
+  let unknown = false;
+  for (let k = 0; k < argv.length; k++) {
+    const f = argv[k]!;
+    const v = f.value;
+    if (f.uncertain !== undefined && !members.includes(f)) unknown = true;
+    if (v === '--ignore-case') nocase = true;
+    else if (v === '--anchored' || v === '--no-wildcards' || v === '--no-wildcards-match-slash')
+      anchored = true;
+    else if (v.startsWith('--exclude=')) patterns.push(v.slice('--exclude='.length));
+    else if (v === '--exclude' && argv[k + 1]) patterns.push(argv[++k]!.value);
+    else if (
+      members.includes(f) &&
+      patterns.length > 0 &&
+      !anchored &&
+      !unknown &&
+      f.uncertain === undefined
+    ) {
+      const res = patterns.map((p) => pattern(p, nocase));
+      const root = f.value.replace(/\/+$/, '');
+      out.set(f, {
+        name: `tar --exclude ${patterns.join(' ')}`,
+        skips(rel) {
+          const name = `${root}/${rel}`;
+          for (let at = 0; ; ) {
+            if (res.some((r) => r.test(name.slice(at)))) return true;
+            const slash = name.indexOf('/', at);
+            if (slash === -1) return false;
+            at = slash + 1;
+          }
+        },
+      });
+    }
+  }
+  return out;
+}
