@@ -271,15 +271,23 @@ describe('repository discovery', () => {
 });
 
 describe('checkout, clean, apply and format-patch write only what git writes', () => {
-  it('checkout -b moves HEAD only; switching commits rewrites tracked and ignored files, not untracked ones', () => {
+  it('checkout -b moves HEAD only; switching commits rewrites the tracked files, not untracked or ignored ones', () => {
     const d = repo();
     writeFileSync(join(d, '.env'), 'K=1\n');
     expect(verdict('git checkout -b feature', d)).toBe('allow');
     expect(verdict('git switch main', d)).toBe('allow'); // untracked, not ignored: git refuses to overwrite it
     writeFileSync(join(d, '.gitignore'), '.env\n');
-    // An ignored file is overwritten when the target commit tracks it: we cannot see the target tree.
+    // An ignored file is overwritten only when the target commit tracks it, like any file a commit brings:
+    // not read from git's objects (a documented limit; the OS sandbox covers it). A gitignored .env is the
+    // everyday case, and denying every checkout, pull and reset beside one was a false deny.
+    expect(verdict('git checkout main', d)).toBe('allow');
+    expect(verdict('git reset --hard', d)).toBe('allow');
+    expect(verdict('git checkout -f main', d)).toMatch(/^deny/);
+    // A tracked .env is rewritten: denied.
+    sh(d, 'git', 'add', '-f', '.env');
     expect(verdict('git checkout main', d)).toMatch(/^deny/);
-    expect(verdict('git reset --hard', d)).toMatch(/^deny/);
+    expect(verdict('git checkout -- .env', d)).toMatch(/^deny/);
+    expect(verdict('git restore .env', d)).toMatch(/^deny/);
   });
 
   it('apply writes the files the patch names, relative to the worktree root', () => {

@@ -26,6 +26,8 @@ export interface RepoState extends GitRepo {
    * accesses exist) and an existing nested `.gitignore` counts as unknown.
    */
   ignore(ownWrites?: boolean): GitignoreRules | null;
+  /** Whether `name` may name a ref or revision (a branch, tag or remote branch, `HEAD~1`, a hash). */
+  hasRef(name: string): boolean;
 }
 
 /** Loads config (bounded, refusing a file this line writes first) and prepares the lazy index and ignore rules. */
@@ -48,6 +50,7 @@ export function loadRepoState(cx: CommandContext, repo: GitRepo): RepoState {
     ...repo,
     commonDir,
     config,
+    hasRef: (name) => hasRef(repo.gitDir, commonDir, name),
     configUncertain,
     tracked() {
       if (tracked !== undefined) return tracked;
@@ -82,4 +85,20 @@ export function loadRepoState(cx: CommandContext, repo: GitRepo): RepoState {
       return ignore;
     },
   };
+}
+
+/**
+ * Whether git could read `name` as a revision rather than a path: revision syntax (`HEAD~1`, `a..b`, `@{u}`),
+ * something that looks like a hash, or a ref that exists loose or in packed-refs. When unsure: a ref (the
+ * caller then judges the wider access).
+ */
+function hasRef(gitDir: string, commonDir: string, name: string): boolean {
+  if (/[~^@:{}]|\.\./.test(name) || /^[0-9a-f]{4,64}$/i.test(name) || name === 'HEAD' || name === '-') return true;
+  for (const dir of new Set([gitDir, commonDir]))
+    for (const prefix of ['', 'refs/', 'refs/heads/', 'refs/tags/', 'refs/remotes/'])
+      if (existsSync(`${dir}/${prefix}${name}`)) return true;
+  const packed = readBinaryBounded(`${commonDir}/packed-refs`, 4 * 1024 * 1024);
+  if (packed === null) return existsSync(`${commonDir}/packed-refs`);
+  const text = packed.toString('utf8');
+  return ['refs/heads/', 'refs/tags/', 'refs/remotes/', ''].some((p) => text.includes(` ${p}${name}\n`));
 }

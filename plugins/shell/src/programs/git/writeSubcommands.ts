@@ -1,3 +1,4 @@
+import type { Field } from '../../state/expandWord.js';
 import { has, values } from '../argv.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { HOOKS, REF_AND_INDEX_HOOKS } from './hooks.js';
@@ -50,18 +51,44 @@ export function commit(g: GitCall): Plan {
   return { gitDir: 'write', risks: ['content', 'editor', 'sign', 'diff'], hooks: HOOKS.commit! };
 }
 
-/** checkout/switch: `-b NEW` without a start point only moves HEAD; otherwise tracked files are rewritten. */
-export function checkout(g: GitCall): Plan {
+/**
+ * checkout/switch: `-b NEW` without a start point only moves HEAD; `checkout [TREE] -- PATHS` (or operands
+ * that are existing paths, not refs) rewrites only those paths; switching to another commit rewrites the
+ * tracked files. What the target commit adds, and an ignored file it happens to track, are not read from
+ * git's objects here: like any file the commit brings, they are for the OS sandbox (see the README).
+ */
+export function checkout(g: GitCall, _action = '', args: readonly Field[] = []): Plan {
   messageFiles(g);
   const creates = has(g.p, '-b', '-B', '-c', '-C', '--create', '--force-create', '--orphan');
   const force = has(g.p, '-f', '--force', '--discard-changes');
   // A new branch from a remote-tracking start point records its upstream in the config (branch.autoSetupMerge).
   const gitDir = creates || has(g.p, '-t', '--track') ? 'config' : 'write';
-  // `checkout -- PATHS` rewrites tracked files beneath the worktree: the filtered subtree covers them.
-  if (!(creates && g.p.operands.length === 0)) g.worktree('write', force ? 'all' : 'notUntracked');
+  const plan: Plan = { gitDir, risks: ['content', 'merge'], hooks: HOOKS[g.sub] ?? HOOKS.checkout! };
+  const dd = args.findIndex((f) => f.value === '--' && f.uncertain === undefined);
+  const ops = g.p.operands;
+  if (g.sub === 'checkout' && !creates) {
+    // From the index only tracked files can come back; from a tree-ish, whatever that tree holds there.
+    if (dd !== -1) {
+      const fromTree = ops.some((f) => args.indexOf(f) < dd);
+      g.pathspecs(args.slice(dd + 1), 'write', fromTree || force ? 'all' : 'tracked');
+      return plan;
+    }
+    if (ops.length > 0 && ops.every((f) => isWorktreePath(g, f))) {
+      g.pathspecs(ops, 'write', force ? 'all' : 'tracked');
+      return plan;
+    }
+  }
+  if (!(creates && ops.length === 0)) g.worktree('write', force ? 'all' : 'tracked');
   // Only moving HEAD: the index is refreshed, which reads tracked files whose stat changed (strace).
   else g.worktree('read', 'tracked');
-  return { gitDir, risks: ['content', 'merge'], hooks: HOOKS[g.sub] ?? HOOKS.checkout! };
+  return plan;
+}
+
+/** An operand git reads as a path rather than a ref: it exists in the worktree and names no branch or tag. */
+function isWorktreePath(g: GitCall, f: Field): boolean {
+  if (f.uncertain !== undefined || f.glob >= 0 || f.value.startsWith(':')) return false;
+  if (g.repo.hasRef(f.value)) return false;
+  return g.cx.exists(g.at(f));
 }
 
 /** restore: the worktree copies of the pathspecs (tracked files), or only the index with `--staged`. */
@@ -78,8 +105,9 @@ export function restore(g: GitCall): Plan {
 
 export function reset(g: GitCall): Plan {
   messageFiles(g);
-  if (has(g.p, '--hard')) g.worktree('write', 'all');
-  else if (has(g.p, '--merge', '--keep')) g.worktree('write', 'notUntracked');
+  // --hard rewrites the tracked files (untracked and ignored ones stay, unless the commit tracks them).
+  if (has(g.p, '--hard')) g.worktree('write', 'tracked');
+  else if (has(g.p, '--merge', '--keep')) g.worktree('write', 'tracked');
   else if (!has(g.p, '--soft')) g.worktree('read', 'tracked');
   return { gitDir: 'write', risks: ['content'], hooks: REF_AND_INDEX_HOOKS };
 }
@@ -94,8 +122,9 @@ export function integrate(g: GitCall): Plan {
     g.uncertain('an interactive rebase runs whatever its todo list (written in an editor) says');
   if (g.sub === 'am') for (const f of g.p.operands) g.path(f, 'read');
   if (values(g.p, '--upload-pack').length > 0) g.uncertain('--upload-pack runs a program');
-  // --abort/--skip/--continue rewrite tracked files too.
-  g.worktree('write', 'notUntracked');
+  // --abort/--skip/--continue rewrite tracked files too. What the other commits add is not read from git's
+  // objects (as for checkout).
+  g.worktree('write', 'tracked');
   const network = g.sub === 'pull' ? (['network'] as const) : [];
   return {
     gitDir: g.sub === 'pull' && has(g.p, '--set-upstream') ? 'config' : 'write',
@@ -153,7 +182,7 @@ export function stash(g: GitCall, action: string): Plan {
   if (a === 'list' || a === 'show') return { gitDir: 'read', risks: ['pager', 'diff'], hooks: [] };
   if (a === 'drop' || a === 'clear' || a === 'create' || a === 'store')
     return { gitDir: 'write', risks: [], hooks: REF_AND_INDEX_HOOKS };
-  if (a === 'apply' || a === 'pop' || a === 'branch') g.worktree('write', 'notUntracked');
+  if (a === 'apply' || a === 'pop' || a === 'branch') g.worktree('write', 'tracked');
   else if (a === 'push' || a === 'save' || a.startsWith('-')) {
     for (const f of values(g.p, '--pathspec-from-file')) g.path(f, 'read');
     const all = has(g.p, '-a', '--all');
