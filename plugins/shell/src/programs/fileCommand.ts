@@ -36,7 +36,7 @@ export interface FileSpec extends ArgSpec {
   /** Options that turn operand reads into writes. */
   writeWith?: readonly string[];
   /** Entries a recursive walk skips, from the options (`grep -r --include=*.py`). */
-  filterFrom?: (opts: ParsedArgs['opts']) => SubtreeFilter | undefined;
+  filterFrom?: (opts: ParsedArgs['opts'], cx: CommandContext, operand: Field) => SubtreeFilter | undefined;
 }
 
 /** Emits one field in a role (`delete` is a write on the link itself). */
@@ -75,8 +75,8 @@ export function fileCommand(spec: FileSpec): CommandHandler {
     const followLinks = recursive && spec.followWith !== undefined && has(p, ...spec.followWith);
     const followFinal =
       spec.followFinal !== false || (spec.followFinalWith !== undefined && has(p, ...spec.followFinalWith));
-    const filter = recursive ? spec.filterFrom?.(p.opts) : undefined;
     for (const f of operands) {
+      const filter = recursive ? spec.filterFrom?.(p.opts, cx, f) : undefined;
       emitFile(
         cx,
         f,

@@ -4,6 +4,7 @@ import { has, parseArgs } from './argv.js';
 import { fileCommand, withArgs } from './fileCommand.js';
 import { grepFilter } from './grepFilter.js';
 import { FILE } from './listingOptions.js';
+import { rgFilter } from './rgFilter.js';
 import { simple } from './spec.js';
 import * as T from './textOptions.js';
 
@@ -75,6 +76,7 @@ const rgSearch = fileCommand({
   defaultOperand: '.',
   followWith: ['-L', '--follow'],
   pathOpts: { '-f': 'read', '--file': 'read', '--ignore-file': 'read' },
+  filterFrom: rgFilter,
 });
 const rg: CommandHandler = (cx) => {
   rgSearch(cx);

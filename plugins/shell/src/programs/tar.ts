@@ -122,6 +122,7 @@ export const tar: CommandHandler = (cx) => {
     for (const m of members) {
       const f = under(m);
       const filter = excludes.get(m);
+      if (filter?.excludesRoot) continue;
       const walk = { scope: 'subtree' as const, ...(filter ? { filter } : {}) };
       if (remove) cx.write(f, { ...walk, followFinal: false, tag: 'remove-files' });
       else cx.read(f, { ...walk, tag: 'member', ...(follow ? { followLinks: true } : {}) });

@@ -25,8 +25,11 @@ function pattern(p: string, nocase: boolean): RegExp {
  * with wildcards matching `/`: a pattern excludes a member when it matches the member's name from any
  * `/` on (`--exclude=.env` drops every `.env`, at any depth, with what lies beneath it).
  */
-export function tarExcludes(argv: readonly Field[], members: readonly Field[]): Map<Field, SubtreeFilter> {
-  const out = new Map<Field, SubtreeFilter>();
+export function tarExcludes(
+  argv: readonly Field[],
+  members: readonly Field[],
+): Map<Field, SubtreeFilter & { excludesRoot: boolean }> {
+  const out = new Map<Field, SubtreeFilter & { excludesRoot: boolean }>();
   const patterns: string[] = [];
   let nocase = false;
   let anchored = false;
@@ -49,17 +52,19 @@ export function tarExcludes(argv: readonly Field[], members: readonly Field[]): 
     ) {
       const res = patterns.map((p) => pattern(p, nocase));
       const root = f.value.replace(/\/+$/, '');
+      const excluded = (name: string): boolean => {
+        for (let at = 0; ; ) {
+          if (res.some((r) => r.test(name.slice(at)))) return true;
+          const slash = name.indexOf('/', at);
+          if (slash === -1) return false;
+          at = slash + 1;
+        }
+      };
       out.set(f, {
         name: `tar --exclude ${patterns.join(' ')}`,
-        skips(rel) {
-          const name = `${root}/${rel}`;
-          for (let at = 0; ; ) {
-            if (res.some((r) => r.test(name.slice(at)))) return true;
-            const slash = name.indexOf('/', at);
-            if (slash === -1) return false;
-            at = slash + 1;
-          }
-        },
+        skips: (rel) => excluded(`${root}/${rel}`),
+        // A member named on the command line is excluded too (`tar cf a.tar --exclude='*.env' .env` adds nothing).
+        excludesRoot: root !== '' && root !== '.' && excluded(root),
       });
     }
   }

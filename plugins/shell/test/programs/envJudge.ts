@@ -19,6 +19,8 @@ export function touchesEnv(accesses: readonly Access[]): string | null {
       continue;
     }
     if (a.op === 'list') continue;
+    // The root itself is judged too (`rg KEY .env` searches that one file).
+    if (basename(a.realPath) === '.env') return `${a.op}* ${a.realPath}`;
     // The line may write into the subtree first: the policy takes the worst case.
     if (a.unknownContents !== undefined) return `${a.op}* ${a.realPath}: ${a.unknownContents}`;
     const hit = walk(a.realPath, '', a);

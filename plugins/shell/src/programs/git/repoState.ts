@@ -93,7 +93,8 @@ export function loadRepoState(cx: CommandContext, repo: GitRepo): RepoState {
  * caller then judges the wider access).
  */
 function hasRef(gitDir: string, commonDir: string, name: string): boolean {
-  if (/[~^@:{}]|\.\./.test(name) || /^[0-9a-f]{4,64}$/i.test(name) || name === 'HEAD' || name === '-') return true;
+  if (/[~^@:{}]|\.\./.test(name) || /^[0-9a-f]{4,64}$/i.test(name) || name === 'HEAD' || name === '-')
+    return true;
   for (const dir of new Set([gitDir, commonDir]))
     for (const prefix of ['', 'refs/', 'refs/heads/', 'refs/tags/', 'refs/remotes/'])
       if (existsSync(`${dir}/${prefix}${name}`)) return true;
