@@ -15,7 +15,13 @@ export const PROJECT_FILES: Readonly<Record<string, string>> = {
         lint: 'eslint src',
         format: 'prettier --write src',
       },
-      devDependencies: { typescript: '5.9.3' },
+      devDependencies: {
+        typescript: '5.9.3',
+        vitest: '4.1.12',
+        jest: '29.7.0',
+        eslint: '9.39.1',
+        prettier: '3.6.2',
+      },
     },
     null,
     2,
@@ -46,6 +52,9 @@ export const PROJECT_FILES: Readonly<Record<string, string>> = {
   'patches/fix-guide.patch':
     '--- a/docs/guide.md\n+++ b/docs/guide.md\n@@ -1,3 +1,3 @@\n # Guide\n \n-TODO: write the guide.\n+Start with `npm test`.\n',
   'patches/local-env.patch': '--- /dev/null\n+++ b/.env\n@@ -0,0 +1 @@\n+API_KEY=dev\n',
+  // Installed: an agent runs `npx tsc` in a project whose dependencies are installed (`npm ci` was run).
+  // Shims stand for the packages' bins (ignored by .gitignore, as node_modules is).
+  ...installedBins(['tsc', 'vitest', 'jest', 'eslint', 'prettier']),
   '.github/workflows/ci.yml':
     'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n',
 };
@@ -56,4 +65,15 @@ export function gitignore(withEnv: boolean): string {
     .concat(withEnv ? ['.env'] : [])
     .map((l) => `${l}\n`)
     .join('');
+}
+
+function installedBins(names: readonly string[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const n of names) {
+    const pkg = n === 'tsc' ? 'typescript' : n;
+    files[`node_modules/${pkg}/package.json`] = `${JSON.stringify({ name: pkg, bin: { [n]: `bin/${n}.js` } })}\n`;
+    files[`node_modules/${pkg}/bin/${n}.js`] = '#!/usr/bin/env node\n';
+    files[`node_modules/.bin/${n}`] = `#!/bin/sh\nexec node "$(dirname "$0")/../${pkg}/bin/${n}.js" "$@"\n`;
+  }
+  return files;
 }

@@ -279,6 +279,7 @@ export class Analyser {
         if (filter) access.filter = filter;
       }
       if (o.removes) this.removals.add(access);
+      if (o.unknownNames !== undefined && scope === 'subtree') access.unknownContents = o.unknownNames;
       this.push(access);
       if (!this.planned.empty) this.throughPlanned(access, f.raw);
     }
@@ -981,8 +982,39 @@ export class Analyser {
       const dir = name.slice(0, slash) || '/';
       if (BIN_DIRS.has(dir)) name = name.slice(slash + 1);
       else {
-        // A script or program by path: it is read (executed), and what it does is unknown.
+        // A script or program by path: it is read (executed). A shell script (its `#!` names sh, bash or
+        // dash) is analysed as shell, as `bash FILE` is; a file this line writes first cannot be seen
+        // (`cat > /tmp/t.sh <<EOF … EOF; chmod +x /tmp/t.sh && /tmp/t.sh` ran unseen code); anything else
+        // is a program whose own effects are unknown.
         this.emit(head, 'read', `${name}:exec`);
+        const content = this.readContent(head, 256 * 1024);
+        if ('uncertain' in content && /written by this command line/.test(content.uncertain)) {
+          this.uncertain(
+            head.raw,
+            'write',
+            `${name}:exec`,
+            `what ${head.raw} runs cannot be seen: ${content.uncertain}`,
+          );
+          return;
+        }
+        const shebang = 'text' in content ? /^#!\s*(\S+)(?:[ \t]+(\S+))?/.exec(content.text) : null;
+        const interp = shebang
+          ? posix.basename(shebang[1]!) === 'env'
+            ? shebang[2]
+            : posix.basename(shebang[1]!)
+          : undefined;
+        if ('text' in content && interp !== undefined && /^(sh|bash|dash)$/.test(interp)) {
+          this.nestedScript(
+            content.text,
+            depth + 1,
+            `${name}:exec`,
+            true,
+            [head, ...args],
+            true,
+            interp !== 'bash',
+          );
+          return;
+        }
         this.unknown.push(name);
         this.unknownOperands(name, args);
         return;

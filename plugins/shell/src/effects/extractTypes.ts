@@ -45,6 +45,11 @@ export interface EmitOptions {
   filter?: SubtreeFilter;
   /** The write only removes what it names (`rm`): it cannot bring new names into a subtree. */
   removes?: boolean;
+  /**
+   * Subtree writes only: the names it creates are not known at check time (an archive extracted, a clone):
+   * the policy takes the worst case of every rule that could match beneath, not just what exists.
+   */
+  unknownNames?: string;
 }
 
 /** What a command handler can do: emit accesses for fields, change the cwd, run nested commands. */

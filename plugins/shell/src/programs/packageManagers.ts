@@ -333,7 +333,11 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
     if (values(p, '--script-shell', '--node-options').length > 0)
       cx.uncertain(`${cx.name}: --script-shell/--node-options sets a program it runs`);
     const dir = projectDir(cx, values(p, ...dirOpts)[0] ?? literal('.'));
-    const global = has(p, '-g', '--global') || values(p, '--location').some((f) => f.value === 'global');
+    // pnpm and yarn parse POSIX-style here, so a `-g` after the subcommand is among the operands.
+    const global =
+      has(p, '-g', '--global') ||
+      values(p, '--location').some((f) => f.value === 'global') ||
+      p.operands.some((f) => f.value === '-g' || f.value === '--global' || f.value === '--location=global');
     const [sub, ...args] = m === 'npm' ? p.operands : p.operands;
     projectNpmrc(cx, dir);
     const ignoreScripts = cx.args.some((f) => f.value === '--ignore-scripts');
@@ -350,7 +354,9 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       cx.uncertain(`${cx.name}: runs in workspace packages we do not enumerate`);
       return;
     }
-    if (global || (m === 'yarn' && name === 'global')) {
+    // `npm link` with no package links this one into the global prefix (npm-link(1)).
+    const linksGlobally = (name === 'link' || name === 'ln') && m !== 'yarn' && args.length === 0;
+    if (global || linksGlobally || (m === 'yarn' && name === 'global')) {
       cx.uncertain(`${cx.name} -g writes to a global prefix outside the project`);
       return;
     }

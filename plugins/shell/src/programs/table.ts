@@ -20,6 +20,7 @@ import { readers } from './readers.js';
 import { scriptRunners } from './scriptRunners.js';
 import { sedFamily } from './sed.js';
 import { sqliteFamily } from './sqlite3.js';
+import { systemPackages } from './systemPackages.js';
 import { wrappers } from './wrappers.js';
 import { writers } from './writers.js';
 
@@ -52,5 +53,6 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     make,
     gmake: make,
     ...packageManagers,
+    ...systemPackages,
   }),
 );

@@ -132,7 +132,12 @@ export const tar: CommandHandler = (cx) => {
   } else if (extract && !has(p, '-O', '--to-stdout')) {
     // Members named on the command line are still only known to lie beneath the extraction directory.
     const into = base ?? literal('.');
-    cx.write(into, { scope: 'subtree', tag: 'extract' });
+    // The members' names are in the archive, not known here: a new `.env` among them is a write of it.
+    cx.write(into, {
+      scope: 'subtree',
+      tag: 'extract',
+      unknownNames: 'tar -x creates the names its archive holds',
+    });
     const top = oneTopLevel(cx.args);
     if (top && top.value !== '') {
       const dir = under(top);

@@ -188,6 +188,10 @@ export const unzip: CommandHandler = (cx: CommandContext) => {
   if (archive) cx.read(archive, { tag: 'archive' });
   if (['l', 't', 'p', 'v', 'Z', 'c', 'z'].some((c) => letters.has(c))) return;
   const dir = into ?? literal('.');
-  cx.write(dir, { scope: 'subtree', tag: 'extract' });
+  cx.write(dir, {
+    scope: 'subtree',
+    tag: 'extract',
+    unknownNames: 'unzip creates the names its archive holds',
+  });
   cx.taint(dir);
 };

@@ -1,0 +1,88 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { extractAccesses } from '../../src/index.js';
+import { fakeContext, formatAll } from '../helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tg-sys-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const ctx = fakeContext({}, dir);
+const run = (cmd: string) => formatAll(extractAccesses(cmd, ctx, {}, dir).accesses);
+const result = (cmd: string) => extractAccesses(cmd, ctx, {}, dir);
+
+describe('system package managers write the system (they were unknown commands, allowed)', () => {
+  it.each([
+    ['sudo apt-get install -y jq', 'write /usr'],
+    ['apt install ./tool.deb', 'write /var/lib/dpkg'],
+    ['dpkg -i x.deb', 'write /usr'],
+    ['dnf install -y git', 'write /var/lib/rpm'],
+    ['apk add curl', 'write /usr'],
+    ['pacman -Syu', 'write /var/lib/pacman'],
+    ['brew install jq', 'write /opt/homebrew'],
+    ['apt-get update', 'write /var/lib/dpkg'],
+  ])('%s', (cmd, access) => expect(run(cmd)).toContain(access));
+  it('queries and simulations touch nothing (benign twins)', () => {
+    for (const cmd of [
+      'apt list --installed',
+      'apt-cache policy jq',
+      'dpkg -l',
+      'brew list',
+      'apt-get -s install jq',
+    ])
+      expect(run(cmd).filter((a) => a.startsWith('write /usr'))).toEqual([]);
+  });
+});
+
+describe('docker: build contexts and compose .env files are reads', () => {
+  it('docker build reads its context as a subtree', () => {
+    expect(run('docker build -t acme/widgets .')).toContain(`read* ${dir}`);
+    expect(run('docker buildx build --no-cache -f Dockerfile ctx')).toContain(`read* ${dir}/ctx`);
+  });
+  it("compose reads the project's .env and the compose files", () => {
+    expect(run('docker compose up -d')).toContain(`read ${dir}/.env`);
+    expect(run('docker-compose -f other.yml --env-file /etc/x.env ps')).toEqual(
+      expect.arrayContaining([`read ${dir}/other.yml`, 'read /etc/x.env']),
+    );
+  });
+});
+
+describe('extraction creates names nobody has seen: the worst case applies', () => {
+  it('tar -x and unzip mark their target as unknown beneath', () => {
+    for (const cmd of ['tar xzf /tmp/a.tgz', 'unzip -o /tmp/src.zip', 'tar -xf a.tar -C out']) {
+      const w = result(cmd).accesses.find((a) => a.op === 'write' && a.scope === 'subtree');
+      expect(w?.unknownContents, cmd).toMatch(/creates the names/);
+    }
+  });
+});
+
+describe('global installs by other names', () => {
+  it('pnpm add -g, yarn global add and npm link are global writes (uncertain)', () => {
+    for (const cmd of ['pnpm add -g typescript', 'pnpm add --global x', 'npm link', 'yarn global add x'])
+      expect(result(cmd).uncertain, cmd).toBe(true);
+  });
+  it('npm link PKG (into this project) stays certain', () => {
+    expect(result('npm link ../lib').accesses.some((a) => /global/.test(a.reason ?? ''))).toBe(false);
+  });
+});
+
+describe('a shell script run by its path is analysed as shell', () => {
+  it('#!/bin/sh and #!/usr/bin/env bash scripts: what they do is judged', () => {
+    writeFileSync(join(dir, 'a.sh'), '#!/bin/sh\ncat /etc/shadow\n');
+    writeFileSync(join(dir, 'b.sh'), '#!/usr/bin/env bash\necho x > /etc/cron.d/x\n');
+    chmodSync(join(dir, 'a.sh'), 0o755);
+    chmodSync(join(dir, 'b.sh'), 0o755);
+    expect(run('./a.sh')).toContain('read /etc/shadow');
+    expect(run(`${dir}/b.sh`)).toContain('write /etc/cron.d/x');
+  });
+  it('a script the same line writes first is uncertain (attack)', () => {
+    expect(
+      result("printf '#!/bin/sh\\ncat /etc/shadow\\n' > /tmp/t.sh; chmod +x /tmp/t.sh && /tmp/t.sh")
+        .uncertain,
+    ).toBe(true);
+  });
+  it('a plain script stays certain (benign twin)', () => {
+    writeFileSync(join(dir, 'ok.sh'), '#!/bin/sh\necho hello\n');
+    expect(result('./ok.sh').uncertain).toBe(false);
+  });
+});
