@@ -81,6 +81,8 @@ const layer = z
       .optional(),
     tests: z.array(test).optional(),
     narrowOnly: z.boolean().optional(),
+    // @toolgate/sandbox: run shell calls analysis cannot prove (or every one) under the OS sandbox.
+    sandbox: z.enum(['off', 'uncertain', 'always']).optional(),
   })
   .strict();
 
@@ -188,6 +190,17 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
       };
   }
   if (data.narrowOnly !== undefined) draft.narrowOnly = data.narrowOnly;
+  if (data.sandbox !== undefined) {
+    // Sandboxing lets calls run that `off` denies: a narrowing overlay may only turn it off.
+    if (data.narrowOnly && data.sandbox !== 'off')
+      throw configError(
+        file,
+        `${prefix}sandbox`,
+        data.sandbox,
+        'a narrowOnly overlay can only set sandbox: off',
+      );
+    draft.extras = { ...draft.extras, sandbox: data.sandbox };
+  }
   if (data.tests) {
     draft.tests = data.tests.map((t, i) => ({
       expect: t.expect,
