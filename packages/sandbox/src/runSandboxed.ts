@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { childPids } from './childPids.js';
 
 /** Signals a terminal or a supervisor sends that the sandboxed command must see (it may trap them). */
 const FORWARDED: readonly NodeJS.Signals[] = [
@@ -40,34 +41,46 @@ function signalOf(code: number | null): NodeJS.Signals | null {
  */
 export function runSandboxed(bwrap: string, args: readonly string[]): Promise<SandboxExit> {
   return new Promise((resolve, reject) => {
-    // --info-fd: bubblewrap writes {"child-pid": N} (the command's pid as this process sees it) to fd 3.
+    // --info-fd: bubblewrap writes {"child-pid": N} to fd 3: the pid (as this process sees it) of the
+    // sandbox's init, which ignores signals it has no handler for (it is pid 1 of its namespace). The
+    // command is that init's child: signals go to it.
     const child = spawn(bwrap, ['--info-fd', '3', ...args], {
       stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
       detached: true,
     });
     let info = '';
-    let commandPid: number | undefined;
+    let initPid: number | undefined;
     const pending: NodeJS.Signals[] = [];
-    const forward = (sig: NodeJS.Signals) => {
-      if (commandPid === undefined) pending.push(sig);
-      else
+    const forward = (sig: NodeJS.Signals, attempt = 0) => {
+      if (initPid === undefined) {
+        pending.push(sig);
+        return;
+      }
+      const pids = childPids(initPid);
+      // Between bubblewrap reporting its init and the init forking the command there is no child yet.
+      if (pids.length === 0 && attempt < 50 && child.exitCode === null) {
+        setTimeout(() => forward(sig, attempt + 1), 10);
+        return;
+      }
+      for (const pid of pids)
         try {
-          process.kill(commandPid, sig);
+          process.kill(pid, sig);
         } catch {
           /* the command has exited already */
         }
     };
-    for (const sig of FORWARDED) process.on(sig, forward);
+    const onSignal = (sig: NodeJS.Signals) => forward(sig);
+    for (const sig of FORWARDED) process.on(sig, onSignal);
     const done = () => {
-      for (const sig of FORWARDED) process.off(sig, forward);
+      for (const sig of FORWARDED) process.off(sig, onSignal);
     };
     const infoPipe = child.stdio[3] as NodeJS.ReadableStream | null;
     infoPipe?.setEncoding('utf8');
     infoPipe?.on('data', (chunk: string) => {
       info += chunk;
       const m = /"child-pid"\s*:\s*(\d+)/.exec(info);
-      if (m && commandPid === undefined) {
-        commandPid = Number(m[1]);
+      if (m && initPid === undefined) {
+        initPid = Number(m[1]);
         for (const sig of pending.splice(0)) forward(sig);
       }
     });
