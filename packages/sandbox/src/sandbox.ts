@@ -23,6 +23,8 @@ export interface SandboxOptions {
 /** Argument names that carry a shell tool's command (Claude Code `Bash`, Gemini `run_shell_command`, …). */
 const COMMAND_ARGS = ['command', 'cmd'];
 
+const POSIX_SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|da|z|k)?sh$/;
+
 /** The shell that runs a script-form command inside the sandbox (what the hosts run it with). */
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
@@ -79,6 +81,10 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
     rewrite(call: ToolCall, ctx: CallContext, approved: readonly Access[]): SandboxRewrite {
       const available = probeSandbox(bin);
       if (!available.ok) return { unavailable: available.reason };
+      // The host runs the rewritten line with the call's shell: it must be a POSIX shell to parse it.
+      const shellArg = call.args.shell;
+      if (shellArg !== undefined && (typeof shellArg !== 'string' || !POSIX_SHELL.test(shellArg)))
+        return { unavailable: `cannot rewrite a command for the shell ${JSON.stringify(shellArg)}` };
       const key = COMMAND_ARGS.find((k) => call.args[k] !== undefined);
       const command = key === undefined ? undefined : call.args[key];
       let inner: string[];
