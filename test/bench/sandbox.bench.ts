@@ -58,7 +58,9 @@ export default async function sandboxBench(): Promise<void> {
       encoding: 'utf8',
     });
     if (printed.status !== 0) throw new Error(`toolgate run --print failed: ${printed.stderr}`);
-    const argv = spawnSync('/bin/bash', ['-c', `printf '%s\\0' ${printed.stdout.trim()}`], { encoding: 'utf8' })
+    const argv = spawnSync('/bin/bash', ['-c', `printf '%s\\0' ${printed.stdout.trim()}`], {
+      encoding: 'utf8',
+    })
       .stdout.split('\0')
       .filter(Boolean);
     const plain = time('true', [], ws, env);
@@ -72,7 +74,11 @@ export default async function sandboxBench(): Promise<void> {
         'median ms': bwrap.toFixed(2),
         'added ms': (bwrap - plain).toFixed(2),
       },
-      { case: 'node -e 0 (for reference)', 'median ms': nodeOnly.toFixed(2), 'added ms': (nodeOnly - plain).toFixed(2) },
+      {
+        case: 'node -e 0 (for reference)',
+        'median ms': nodeOnly.toFixed(2),
+        'added ms': (nodeOnly - plain).toFixed(2),
+      },
       {
         case: 'toolgate run -- true',
         'median ms': run.toFixed(2),

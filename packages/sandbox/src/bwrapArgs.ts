@@ -8,7 +8,7 @@ import { FLOOR, type MountPlan } from './mountPlan.js';
  * the policy speaks of files); no capabilities, no nested user namespaces (which could unmount the masks),
  * a new session (no TIOCSTI into the caller's terminal), and the sandbox dies with its parent.
  */
-export function bwrapArgs(plan: MountPlan): string[] {
+export function bwrapArgs(plan: MountPlan, options: { chdir?: boolean } = {}): string[] {
   const args: string[] = [];
   if (plan.base === 'root') args.push(plan.writableRoot ? '--bind' : '--ro-bind', '/', '/');
   else
@@ -29,9 +29,10 @@ export function bwrapArgs(plan: MountPlan): string[] {
   }
   // Last: mounts beneath a masked directory (an approved file) need their mount point created in its tmpfs.
   for (const path of remount) args.push('--remount-ro', path);
+  // Without --chdir bubblewrap keeps the directory it was started in: a rewritten call runs where the host
+  // runs it (a tool's own working-directory argument included), as the original command would have.
+  if (options.chdir !== false) args.push('--chdir', plan.cwd);
   args.push(
-    '--chdir',
-    plan.cwd,
     '--unshare-all',
     '--share-net',
     '--unshare-user',

@@ -29,10 +29,14 @@ const POSIX_SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|da|z|k)?sh$/;
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
 export interface SandboxGuard extends Sandboxer {
-  /** The bubblewrap argv (program first, up to `--`) for one context; throws `SandboxCompileError`. */
+  /**
+   * The bubblewrap argv (program first, up to `--`) for one context; throws `SandboxCompileError`. With
+   * `chdir: false` the command runs in the directory bubblewrap is started in rather than `ctx.cwd`.
+   */
   prefix(
     ctx: Pick<CallContext, 'cwd' | 'workspace' | 'home' | 'env'>,
     approved?: readonly Access[],
+    options?: { chdir?: boolean },
   ): string[];
 }
 
@@ -67,12 +71,12 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
   const mode = options.mode ?? sandboxModeOf(policy);
   const bin = options.bwrap ?? 'bwrap';
 
-  const prefix: SandboxGuard['prefix'] = (ctx, approved = []) => {
+  const prefix: SandboxGuard['prefix'] = (ctx, approved = [], opts = {}) => {
     const plan = compileMounts(policy, ctx, {
       approved,
       ...(options.walk ? { walk: options.walk } : {}),
     });
-    return [bin, ...bwrapArgs(plan)];
+    return [bin, ...bwrapArgs(plan, opts)];
   };
 
   return {
@@ -97,7 +101,8 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
         };
       let argv: string[];
       try {
-        argv = [...prefix(ctx, approved), ...inner];
+        // No --chdir: the host runs the wrapped command where it would have run the original.
+        argv = [...prefix(ctx, approved, { chdir: false }), ...inner];
       } catch (error) {
         return { unavailable: error instanceof Error ? error.message : String(error) };
       }

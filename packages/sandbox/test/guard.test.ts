@@ -24,6 +24,9 @@ beforeAll(() => {
   mkdirSync(join(home, '.ssh'), { recursive: true });
   writeFileSync(join(home, '.ssh', 'id_rsa'), 'CANARY-SSH');
   writeFileSync(join(ws, 'in.txt'), 'input');
+  mkdirSync(join(ws, 'secrets'));
+  mkdirSync(join(ws, 'sub'));
+  writeFileSync(join(ws, 'secrets', 'a'), 'SECRET-A');
   policyFile = join(root, 'policy.yaml');
   writeFileSync(
     policyFile,
@@ -33,6 +36,7 @@ beforeAll(() => {
       'rules:',
       '  - { pattern: "<workspace>/**", access: write }',
       '  - { pattern: "~/.ssh/**", access: deny }',
+      '  - { pattern: "<workspace>/secrets/**", access: prompt }',
       '',
     ].join('\n'),
   );
@@ -122,5 +126,41 @@ describe('createGuard({sandbox})', () => {
     })(UNCERTAIN.args, ctx);
     expect(ran).toBe(false);
     expect(out).toMatchObject({ code: 'SANDBOX_UNAVAILABLE' });
+  });
+
+  it('a prompt-tier path is approved with the rewritten call: visible inside only then', async () => {
+    const g = guardWith();
+    const call = { tool: 'Bash', args: { command: 'cat secrets/a "$SRC"' } };
+    const asked = await g.check(call, ctx, { resolvePrompts: false });
+    expect(asked.action).toBe('prompt'); // the host asks about the wrapped command
+    expect(asked.reasons[0]?.code).toBe('PATH_PROMPT');
+    const argv = asked.sandboxed?.argv ?? [];
+    // Exactly the approved file is visible (read-only) inside the masked directory.
+    const file = join(ws, 'secrets', 'a');
+    expect(argv.join(' ')).toContain(`--ro-bind ${file} ${file}`);
+    const seen = spawnSync(argv[0]!, [...argv.slice(1, -3), 'cat', 'secrets/a'], {
+      cwd: ws,
+      encoding: 'utf8',
+    });
+    expect(seen.stdout).toBe('SECRET-A');
+    // Unapproved (a provable call that never asked), the same path is masked.
+    const always = guardWith({ mode: 'always' });
+    const other = await always.check({ tool: 'Bash', args: { command: 'cat in.txt' } }, ctx);
+    const masked = other.sandboxed?.argv ?? [];
+    const r = spawnSync(masked[0]!, [...masked.slice(1, -3), 'cat', 'secrets/a'], {
+      cwd: ws,
+      encoding: 'utf8',
+    });
+    expect(r.stdout).not.toContain('SECRET-A');
+  });
+
+  it('the rewritten command runs where the host starts it (no --chdir): a tool with its own directory keeps it', async () => {
+    const d = await guardWith().check({ tool: 'Bash', args: { command: 'pwd; cat "$SRC"' } }, ctx);
+    const r = spawnSync('/bin/bash', ['-c', String(d.sandboxed?.args.command)], {
+      cwd: join(ws, 'sub'),
+      encoding: 'utf8',
+      env: { ...process.env, SRC: join(ws, 'in.txt') },
+    });
+    expect(r.stdout).toBe(`${join(ws, 'sub')}\ninput`);
   });
 });
