@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auditLog } from '@toolgate/audit-log';
-import { type CallContext, createGuard } from '@toolgate/core';
+import { type CallContext, createGuard, type GuardPlugin, Stage } from '@toolgate/core';
 import { folderRules, loadPolicy } from '@toolgate/folder-rules';
 import { shell } from '@toolgate/shell';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,5 +162,39 @@ describe('createGuard({sandbox})', () => {
       env: { ...process.env, SRC: join(ws, 'in.txt') },
     });
     expect(r.stdout).toBe(`${join(ws, 'sub')}\ninput`);
+  });
+
+  it('a subtree judged by its worst case is sandboxed, unless another policy denies it statically', async () => {
+    const file = join(root, 'env-policy.yaml');
+    writeFileSync(
+      file,
+      'sandbox: uncertain\ndefault: read\nrules:\n  - { pattern: "<workspace>/**", access: write }\n  - { pattern: "**/.env", access: deny }\n',
+    );
+    const policy = loadPolicy({ dialect: 'toolgate', file });
+    const strict: GuardPlugin = {
+      name: 'no-recursive-reads',
+      policy: true,
+      apply(hooks) {
+        hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (_call, state) => {
+          const access = state.accesses.find((a) => a.scope === 'subtree');
+          return access
+            ? { action: 'deny', code: 'PATH_DENIED', reason: 'no recursive reads here', access }
+            : undefined;
+        });
+      },
+    };
+    // A walk bound of 1 entry: `grep -r` over the workspace cannot be walked ⇒ SUBTREE_UNBOUNDED.
+    const make = (extra: GuardPlugin[]) =>
+      createGuard({
+        plugins: [shell(), folderRules({ policy, subtreeWalk: { maxEntries: 1 } }), ...extra],
+        sandbox: sandbox({ policy }),
+      });
+    const call = { tool: 'Bash', args: { command: 'grep -r input .' } };
+    const sandboxed = await make([]).check(call, ctx);
+    expect(sandboxed.action).toBe('allow');
+    expect(sandboxed.sandboxed?.uncertain.map((f) => f.code)).toEqual(['SUBTREE_UNBOUNDED']);
+    const denied = await make([strict]).check(call, ctx);
+    expect(denied.action).toBe('deny');
+    expect(denied.reasons[0]?.reason).toBe('no recursive reads here');
   });
 });

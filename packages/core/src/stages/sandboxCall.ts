@@ -32,6 +32,8 @@ export function judgeForSandbox(
   const all = state.accesses;
   try {
     for (const tap of taps) {
+      // Each tap sees every access: only its own re-run leaves out what it deferred.
+      state.accesses = all;
       const mark = state.mark();
       let result = tap.fn(call, state) as Finding | undefined;
       while (result !== undefined && SANDBOXABLE.has(result.code)) {
