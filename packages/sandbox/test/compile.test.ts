@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +86,22 @@ describe('sandbox()', () => {
     expect(r.argv.slice(-3)).toEqual(['/bin/bash', '-c', "echo 'a b'"]);
     expect(r.command).toBe(shellJoin(r.argv));
     expect(r.args).toEqual({ command: r.command, timeout: 5 });
+  });
+
+  it('quotes the original command so the sandboxed shell runs exactly it (quotes, $, newlines, globs)', () => {
+    const policy = loadPolicy({ dialect: 'toolgate', file: policyFile });
+    const command = `printf '%s|' "it's" '$HOME' "\\$(x)" '*' \`echo b\`\necho "a'b"`;
+    const direct = spawnSync('/bin/bash', ['-c', command], { cwd: ws, encoding: 'utf8' });
+    const r = sandbox({ policy }).rewrite(
+      { tool: 'Bash', args: { command } },
+      { ...ctx(), sessionId: 's', agentId: 'a' },
+      [],
+    );
+    if ('unavailable' in r) throw new Error(r.unavailable);
+    const wrapped = spawnSync('/bin/bash', ['-c', r.command], { cwd: ws, encoding: 'utf8' });
+    expect(wrapped.stderr).toBe('');
+    expect(wrapped.stdout).toBe(direct.stdout);
+    expect(direct.stdout).toBe("it's|$HOME|$(x)|*|b|a'b\n");
   });
 
   it('answers unavailable, with the reason, when bubblewrap is missing or the policy cannot be compiled', () => {
