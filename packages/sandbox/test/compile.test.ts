@@ -129,11 +129,30 @@ describe('sandbox()', () => {
     expect(() => sandbox({ policy, mode: 'sometimes' as never })).toThrow(/option mode/);
   });
 
-  it('is a config error for a narrowOnly overlay to switch the sandbox on', () => {
-    const overlay = join(root, 'overlay.yaml');
-    writeFileSync(overlay, 'narrowOnly: true\nsandbox: always\n');
-    expect(() => loadPolicy({ dialect: 'toolgate', file: policyFile, overlays: [overlay] })).toThrow(
+  it('a narrowOnly overlay may turn the sandbox off or from uncertain to always, never on; bad values fail at load', () => {
+    const off = join(root, 'off.yaml');
+    writeFileSync(off, 'default: read\n');
+    const overlay = (name: string, text: string) => {
+      const file = join(root, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    const on = overlay('on.yaml', 'narrowOnly: true\nsandbox: uncertain\n');
+    expect(() => loadPolicy({ dialect: 'toolgate', file: off, overlays: [on] })).toThrow(
+      /on\.yaml.*sandbox.*uncertain/,
+    );
+    const plain = overlay('plain.yaml', 'sandbox: uncertain\n');
+    expect(() => loadPolicy({ dialect: 'toolgate', file: off, overlays: [plain], narrowOnly: true })).toThrow(
       /sandbox/,
     );
+    const always = overlay('always.yaml', 'narrowOnly: true\nsandbox: always\n');
+    const tightened = loadPolicy({ dialect: 'toolgate', file: policyFile, overlays: [always] });
+    expect(tightened.extras.sandbox).toBe('always');
+    const down = overlay('down.yaml', 'narrowOnly: true\nsandbox: off\n');
+    expect(loadPolicy({ dialect: 'toolgate', file: policyFile, overlays: [down] }).extras.sandbox).toBe(
+      'off',
+    );
+    const bad = overlay('bad.yaml', 'sandbox: sometimes\n');
+    expect(() => loadPolicy({ dialect: 'toolgate', file: bad })).toThrow(/bad\.yaml.*sandbox.*sometimes/);
   });
 });

@@ -190,17 +190,7 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
       };
   }
   if (data.narrowOnly !== undefined) draft.narrowOnly = data.narrowOnly;
-  if (data.sandbox !== undefined) {
-    // Sandboxing lets calls run that `off` denies: a narrowing overlay may only turn it off.
-    if (data.narrowOnly && data.sandbox !== 'off')
-      throw configError(
-        file,
-        `${prefix}sandbox`,
-        data.sandbox,
-        'a narrowOnly overlay can only set sandbox: off',
-      );
-    draft.extras = { ...draft.extras, sandbox: data.sandbox };
-  }
+  if (data.sandbox !== undefined) draft.extras = { ...draft.extras, sandbox: data.sandbox };
   if (data.tests) {
     draft.tests = data.tests.map((t, i) => ({
       expect: t.expect,
