@@ -132,4 +132,30 @@ describe('claude-code hook with sandbox: uncertain', () => {
     expect(out.permissionDecisionReason).toMatch(/SANDBOX_UNAVAILABLE/);
     expect(out.permissionDecisionReason).toMatch(/bubblewrap is not installed/);
   });
+
+  it('gemini-cli, whose hook cannot rewrite a call, denies it rather than run it unconfined', () => {
+    const event = {
+      session_id: 'g',
+      hook_event_name: 'BeforeTool',
+      tool_name: 'run_shell_command',
+      tool_input: { command: UNCERTAIN },
+      cwd: ws,
+    };
+    const r = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'hook',
+        'gemini-cli',
+        '--dialect',
+        'toolgate',
+        '--policy',
+        policyFile('uncertain.yaml', 'uncertain'),
+      ],
+      { input: JSON.stringify(event), encoding: 'utf8', env: { ...process.env, HOME: home } },
+    );
+    const answer = JSON.parse(r.stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe('deny');
+    expect(answer.reason).toMatch(/SANDBOX_UNAVAILABLE/);
+  });
 });
