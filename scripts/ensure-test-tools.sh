@@ -2,12 +2,14 @@
 # The differential oracle (test/oracle) runs commands for real under bash and dash, traced by strace, and its
 # corpus uses these programs (and plugins/shell/test/programs/realRun.test.ts runs gawk); a missing one makes the oracle test fail, never skip. So `pnpm test` installs
 # them on a fresh Debian machine: apt-get only when something is missing (a second run installs nothing), and
-# through sudo when not root.
+# through sudo when not root. The OS sandbox's tests (packages/sandbox, `toolgate run`) run real bubblewrap
+# and create a python venv: bubblewrap and python3-venv are installed the same way.
 set -euo pipefail
-PKGS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file bsdextrautils make perl python3 openssh-client binutils"
-BINS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file column make perl python3 ssh strings"
+PKGS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file bsdextrautils make perl python3 python3-venv openssh-client binutils bubblewrap"
+BINS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file column make perl python3 ssh strings bwrap"
 missing=""
 for bin in $BINS; do command -v "$bin" >/dev/null 2>&1 || missing="$missing $bin"; done
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$missing python3-venv"
 [ -z "$missing" ] && exit 0
 echo "test tools missing:$missing — installing with apt-get" >&2
 if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -70,11 +70,13 @@ export function guardTools<T extends ToolSet>(
     name: string,
     input: unknown,
     execOptions: ToolExecutionOptions,
-  ): Promise<RejectionEnvelope | undefined> => {
+  ): Promise<RejectionEnvelope | { sandboxed: unknown } | undefined> => {
     // The model's input is judged as it is: a non-object input is a malformed call (core denies it).
     const args = input as Record<string, unknown>;
     const decision = await guard.check({ tool: name, args }, contextOf(execOptions));
-    if (decision.action === 'allow') return undefined;
+    // A sandboxed call runs its rewritten input: the command wrapped in the OS sandbox.
+    if (decision.action === 'allow')
+      return decision.sandboxed ? { sandboxed: decision.sandboxed.args } : undefined;
     const envelope = decision.envelope!;
     if (onDeny === 'throw') throw new ToolCallRejectedError(decision, envelope);
     envelopes.add(envelope);
@@ -92,15 +94,18 @@ export function guardTools<T extends ToolSet>(
     // Streaming tools (async generators) stay streaming; the check runs before their first step.
     const guardedExecute = isAsyncGeneratorFunction(execute)
       ? async function* (input: unknown, execOptions: ToolExecutionOptions) {
-          const envelope = await judge(name, input, execOptions);
-          if (envelope) {
-            yield envelope;
+          const verdict = await judge(name, input, execOptions);
+          if (verdict && !('sandboxed' in verdict)) {
+            yield verdict;
             return;
           }
-          yield* execute(input, execOptions) as AsyncIterable<unknown>;
+          yield* execute(verdict ? verdict.sandboxed : input, execOptions) as AsyncIterable<unknown>;
         }
-      : async (input: unknown, execOptions: ToolExecutionOptions) =>
-          (await judge(name, input, execOptions)) ?? execute(input, execOptions);
+      : async (input: unknown, execOptions: ToolExecutionOptions) => {
+          const verdict = await judge(name, input, execOptions);
+          if (verdict && !('sandboxed' in verdict)) return verdict;
+          return execute(verdict ? verdict.sandboxed : input, execOptions);
+        };
     const toModelOutput = original.toModelOutput;
     wrapped[key] = {
       ...original,

@@ -7,6 +7,7 @@ import {
   folderRules,
   loadPolicy,
 } from '@toolgate/folder-rules';
+import { sandbox, sandboxModeOf } from '@toolgate/sandbox';
 import { type ShellOptions, type ShellToolSpec, shell } from '@toolgate/shell';
 import { UsageError } from './exitCodes.js';
 
@@ -103,6 +104,8 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
   const guard = createGuard({
     plugins: [shellPlugin, folderRules({ policy }), ...extraPlugins],
     ...(options.disclosure ? { disclosure: options.disclosure } : {}),
+    // The policy's `sandbox: uncertain | always`: shell calls analysis cannot prove run under bubblewrap.
+    ...(sandboxModeOf(policy) !== 'off' ? { sandbox: sandbox({ policy }) } : {}),
   });
   const ctx: CallContext = {
     sessionId: options.sessionId ?? 'cli',

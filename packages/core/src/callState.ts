@@ -111,4 +111,17 @@ export class CallStateImpl implements CallState {
   access(raw: string, op: Op, options: CreateAccessOptions): Access {
     return createAccess(raw, op, this.ctx, options, this.resolve(raw, options));
   }
+
+  /** Findings the OS sandbox stands in for (what analysis could not prove), when the policy sandboxes. */
+  deferred: Finding[] = [];
+
+  /** How many prompts and matches are recorded, so a tap run again (see `judgeForSandbox`) does not repeat them. */
+  mark(): [number, number] {
+    return [this.promptList?.length ?? 0, this.matchList?.length ?? 0];
+  }
+
+  rollback([prompts, matches]: [number, number]): void {
+    this.promptList?.splice(prompts);
+    this.matchList?.splice(matches);
+  }
 }

@@ -27,6 +27,10 @@ export const verdictCodes = {
     'Analysing the shell command exceeded its time or size budget; what was not analysed is uncertain.',
   SHELL_METACHARACTER:
     'A shell command contains a metacharacter the policy forbids (`$()`, backticks, `eval`, `source`…).',
+  SANDBOXED:
+    'Not a denial: analysis could not prove the shell call, so it runs inside the OS sandbox compiled from the policy (`sandbox: uncertain | always`).',
+  SANDBOX_UNAVAILABLE:
+    'The call would run inside the OS sandbox, but the sandbox cannot run here (no bubblewrap, no user namespaces, or the policy cannot be compiled to mounts); the call is denied, never run unconfined.',
 } as const;
 
 export const errorCodes = {

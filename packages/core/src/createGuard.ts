@@ -19,6 +19,7 @@ import {
   observeDecision,
   toolNameOf,
 } from './stages/decide.js';
+import { judgeForSandbox, rewriteForSandbox, sandboxing } from './stages/sandboxCall.js';
 import { settlePrompt } from './stages/settlePrompt.js';
 import type {
   Access,
@@ -29,6 +30,8 @@ import type {
   Finding,
   PromptRequest,
   RejectionEnvelope,
+  SandboxedRun,
+  Sandboxer,
   ToolCall,
   ToolDescriptor,
   Verdict,
@@ -72,6 +75,11 @@ export interface GuardOptions {
   unguarded?: 'deny' | 'prompt' | 'allow';
   /** Per-hook bounds in milliseconds. */
   timeouts?: Partial<HookTimeouts>;
+  /**
+   * The OS sandbox compiled from the policy (`@toolgate/sandbox`): shell calls analysis cannot prove run
+   * inside it instead of being denied (its `mode`: `uncertain`, or `always` for every shell call).
+   */
+  sandbox?: Sandboxer;
 }
 
 export interface CheckOptions {
@@ -125,7 +133,7 @@ const DEFAULT_TIMEOUTS: HookTimeouts = {
   onPrompt: 300_000,
   observers: 1_000,
 };
-const OPTION_KEYS = new Set(['plugins', 'disclosure', 'uncertain', 'unguarded', 'timeouts']);
+const OPTION_KEYS = new Set(['plugins', 'disclosure', 'uncertain', 'unguarded', 'timeouts', 'sandbox']);
 
 function invalidOption(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -160,6 +168,15 @@ function checkOptions(options: GuardOptions): HookTimeouts {
   if (options.unguarded !== undefined && !['deny', 'prompt', 'allow'].includes(options.unguarded)) {
     throw invalidOption('unguarded', options.unguarded, '"deny", "prompt" or "allow"');
   }
+  const sb = options.sandbox;
+  if (
+    sb !== undefined &&
+    (sb === null ||
+      typeof sb !== 'object' ||
+      !['off', 'uncertain', 'always'].includes(sb.mode) ||
+      typeof sb.rewrite !== 'function')
+  )
+    throw invalidOption('sandbox', sb, 'a sandbox from @toolgate/sandbox ({mode, rewrite})');
   const timeouts = { ...DEFAULT_TIMEOUTS };
   for (const [key, value] of Object.entries(options.timeouts ?? {})) {
     if (!(key in DEFAULT_TIMEOUTS))
@@ -192,6 +209,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const disclosure: Disclosure = options.disclosure ?? 'full';
   const uncertainAction = options.uncertain ?? 'deny';
   const unguarded = options.unguarded ?? 'deny';
+  const sandbox = options.sandbox;
   const events = new EventEmitter();
   const hooks: GuardHooks = createHooks();
   const names: string[] = [];
@@ -276,17 +294,25 @@ export function createGuard(options: GuardOptions = {}): Guard {
     state: CallStateImpl,
   ): Finding | undefined | Promise<Finding | undefined> => {
     // Uncertain accesses are never allowed (invariant 2), whatever plugins say, so core judges them first.
+    // Under a sandboxing policy they are deferred instead: the kernel enforces the policy on them, unless a
+    // plugin denies the call statically.
+    const sandboxed = sandboxing(sandbox, state);
     for (const access of state.accesses) {
       if (access.certain || (everyPolicyCovers && coveredEverywhere(access, state))) continue;
       const finding: Finding = {
-        action: uncertainAction,
+        action: sandboxed ? 'deny' : uncertainAction,
         code: 'PATH_UNCERTAIN',
         reason: `cannot determine the path ${JSON.stringify(access.raw)} with certainty: ${access.reason ?? 'unknown'}`,
         access,
         plugin: 'core',
       };
-      if (uncertainAction === 'deny') return finding;
-      state.prompt(finding);
+      if (sandboxed) state.deferred.push(finding);
+      else if (uncertainAction === 'deny') return finding;
+      else state.prompt(finding);
+    }
+    if (sandboxed && beforeSync) {
+      const result = judgeForSandbox(hooks.beforeToolCall.taps as never, call, state);
+      return result ?? (hasPolicy ? undefined : unguardedFinding(state));
     }
     // Every tap runs (a non-policy plugin may still deny); then, when no installed plugin is a policy, a call
     // that touches paths gets the `unguarded` answer.
@@ -375,7 +401,32 @@ export function createGuard(options: GuardOptions = {}): Guard {
       ({ deny, approval } = await settlePrompt(hooks, call, state, failClosed));
       action = deny ? 'deny' : 'allow';
     }
-    const decision = buildDecision({ state, tool, time, verdict, action, deny, approval, disclosure });
+    let sandboxed: SandboxedRun | undefined;
+    if (
+      action !== 'deny' &&
+      sandboxing(sandbox, state) &&
+      (state.deferred.length > 0 || sandbox.mode === 'always')
+    ) {
+      // Prompt-tier paths are visible inside the sandbox only when approved before the run: settled above,
+      // or (resolvePrompts: false) by the host asking about the rewritten call.
+      const approved = verdict === 'prompt' ? state.prompts.flatMap((p) => (p.access ? [p.access] : [])) : [];
+      const r = rewriteForSandbox(sandbox, call, ctx, state, approved);
+      if ('deny' in r) {
+        deny = r.deny;
+        action = 'deny';
+      } else sandboxed = r.sandboxed;
+    }
+    const decision = buildDecision({
+      state,
+      tool,
+      time,
+      verdict,
+      action,
+      deny,
+      approval,
+      disclosure,
+      sandboxed,
+    });
     await observeDecision(hooks, decision, call, ctx, deny);
     return decision;
   }
@@ -400,7 +451,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
         return envelope;
       }
       try {
-        const result = await fn(args, ctx);
+        // A sandboxed call runs its rewritten arguments: the command wrapped in the OS sandbox.
+        const result = await fn((decision.sandboxed?.args as A | undefined) ?? args, ctx);
         if (hooks.afterToolCall.taps.length > 0)
           await hooks.afterToolCall.promise({ call, ctx, decision, result });
         return result;

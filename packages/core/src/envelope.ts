@@ -1,4 +1,4 @@
-import type { Finding, RejectionEnvelope } from './types.js';
+import type { Finding, RejectionEnvelope, SandboxedRun } from './types.js';
 
 export type Disclosure = 'full' | 'redacted';
 
@@ -41,4 +41,23 @@ export function buildEnvelope(
     decision_id: decisionId,
   };
   return envelope;
+}
+
+/**
+ * What the model is told about a call that runs inside the OS sandbox: not a rejection, but a reason to
+ * read "Permission denied" or "Read-only file system" inside it as the policy speaking.
+ */
+export function sandboxEnvelope(run: SandboxedRun, tool: string, decisionId: string): RejectionEnvelope {
+  const why =
+    run.uncertain.length > 0
+      ? `analysis could not prove it (${run.uncertain.map((f) => f.reason).join('; ')})`
+      : 'the policy runs every shell command inside the sandbox';
+  return {
+    error: `Tool call sandboxed: ${why}; it runs inside the OS sandbox compiled from the policy`,
+    code: 'SANDBOXED',
+    tool_name: tool,
+    hint: 'Inside the sandbox only the paths the policy allows are writable and denied paths are hidden: a "Permission denied" or "Read-only file system" error means the policy forbids that path.',
+    decision_id: decisionId,
+    sandboxed: true,
+  };
 }

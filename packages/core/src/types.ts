@@ -142,6 +142,8 @@ export interface RejectionEnvelope {
   allowed_paths?: string[];
   hint: string;
   decision_id: string;
+  /** The call was not denied but rewritten to run inside the OS sandbox (code `SANDBOXED`). */
+  sandboxed?: boolean;
 }
 
 export type Verdict = 'allow' | 'deny' | 'prompt';
@@ -171,8 +173,40 @@ export interface Decision {
   /** Present when `action` is `deny`. */
   envelope?: RejectionEnvelope;
   approval?: ApprovalOutcome;
+  /**
+   * Present when the call runs inside the OS sandbox instead (policy `sandbox: uncertain | always`): the host
+   * runs `sandboxed.args` (or `argv`) in place of the call's own arguments. `action` is then `allow` (or
+   * `prompt`, for the host to ask about the rewritten call), and `envelope` says so with code `SANDBOXED`.
+   */
+  sandboxed?: SandboxedRun;
   /** Epoch milliseconds at which the decision was made. */
   time: number;
+}
+
+/** A shell call rewritten to run inside the OS sandbox (issue 16). */
+export interface SandboxedRun {
+  /** The program to run instead: the sandbox, its arguments, then the original command. */
+  argv: readonly string[];
+  /** `argv` quoted for a POSIX shell: what replaces a script-form command (a hook's `updatedInput`). */
+  command: string;
+  /** The call's arguments with the command replaced: what the host runs. */
+  args: Record<string, unknown>;
+  /** What analysis could not prove (empty when the policy sandboxes every shell call). */
+  uncertain: readonly Finding[];
+  mode: 'uncertain' | 'always';
+}
+
+/** What a sandbox gives core: a rewrite of one call, or why it cannot run one (then the call is denied). */
+export type SandboxRewrite = Pick<SandboxedRun, 'argv' | 'command' | 'args'> | { unavailable: string };
+
+/**
+ * An OS sandbox compiled from the same policy (`@toolgate/sandbox`). Core asks it to rewrite a shell call
+ * that nothing denies statically but analysis could not prove (`uncertain`), or every such call (`always`).
+ */
+export interface Sandboxer {
+  readonly mode: 'off' | 'uncertain' | 'always';
+  /** `approved`: prompt-tier accesses a human approved before the run (visible inside the sandbox). */
+  rewrite(call: ToolCall, ctx: CallContext, approved: readonly Access[]): SandboxRewrite;
 }
 
 /** One approval request for every prompt finding of a call (seed 004: one approval per call). */

@@ -337,6 +337,8 @@ describe('setup fails early', () => {
     expect(() => createGuard({ disclosure: 'some' as never })).toThrow(/disclosure/);
     expect(() => createGuard({ timeouts: { beforeToolCall: -1 } })).toThrow(/timeouts.beforeToolCall/);
     expect(() => createGuard({ plugin: [] } as never)).toThrow(/unknown option/);
+    expect(() => createGuard({ sandbox: { mode: 'sometimes' } as never })).toThrow(/option sandbox/);
+    expect(() => createGuard({ sandbox: { mode: 'uncertain' } as never })).toThrow(/option sandbox/);
   });
 
   it('is frozen after its first call: no plugin can be added and no hook tapped', async () => {

@@ -196,8 +196,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       judging.delete(message.id);
     }
     if (state.cancelled || isClosed) return;
-    if (decision.action === 'allow') relayRequest(message);
-    else answerCall(message.id, decision);
+    if (decision.action !== 'allow') answerCall(message.id, decision);
+    // A shell tool's call analysis could not prove runs its command wrapped in the OS sandbox.
+    else if (decision.sandboxed)
+      relayRequest({ ...message, params: { ...message.params, arguments: decision.sandboxed.args } });
+    else relayRequest(message);
   };
 
   const fromClient = (message: JSONRPCMessage) => {

@@ -140,7 +140,8 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
         if (decision.action === 'deny') return; // onViolation records it
         // Wild mode bypasses every check: its approvals are always on record, whatever the level.
         const wild = decision.approval?.by === 'wild-mode';
-        if (opts.level !== 'all' && !wild) return;
+        // A call run inside the OS sandbox instead of denied is on record too: analysis could not prove it.
+        if (opts.level !== 'all' && !wild && !decision.sandboxed) return;
         const finding: Finding | undefined = decision.reasons[0];
         write('DECISION', buildRecord(decision, call, ctx, finding, settings));
       });

@@ -46,6 +46,8 @@ export interface AuditRecord {
   policyHash?: string;
   paths: RecordPath[];
   approval?: { approved: boolean; by: string; reason?: string; grant?: unknown };
+  /** The call ran inside the OS sandbox instead of being denied: why (what analysis could not prove). */
+  sandboxed?: { mode: 'uncertain' | 'always'; uncertain: string[] };
   args?: unknown;
   /** Present when the trail is chained. */
   prev?: string;
@@ -129,6 +131,11 @@ export function buildRecord(
   for (let i = 0; i < n; i++) paths.push(recordPath(decision.accesses[i]!));
   r.paths = paths;
   if (decision.accesses.length > n) r.pathsOmitted = decision.accesses.length - n;
+  if (decision.sandboxed)
+    r.sandboxed = {
+      mode: decision.sandboxed.mode,
+      uncertain: decision.sandboxed.uncertain.map((f) => `${f.code}: ${f.reason}`),
+    };
   const approval = decision.approval;
   if (approval) {
     const a: Record<string, unknown> = { approved: approval.approved, by: approval.by };

@@ -123,6 +123,11 @@ export function finalizeLayered(
     current = layerDrafts(current, overlay);
     const next = finalize(current, sources.slice(0, i + 2));
     if (overlay.narrowOnly) assertNarrows(compiled, next, overlay.source);
+    // The OS sandbox switch (@toolgate/sandbox) lets calls run that `off` denies, and `always` confines
+    // calls `uncertain` runs as they are: a narrowing overlay may turn it off, or from uncertain to always.
+    const [was, now] = [compiled.extras.sandbox ?? 'off', next.extras.sandbox ?? 'off'];
+    if (overlay.narrowOnly && now !== was && now !== 'off' && !(was === 'uncertain' && now === 'always'))
+      throw configError(overlay.source, 'sandbox', now, `a narrowOnly overlay cannot widen sandbox: ${was}`);
     compiled = next;
   });
   return compiled;

@@ -35,11 +35,12 @@ export async function runCheck(
         accesses: d.accesses,
         matched: d.matched,
         ...(d.envelope ? { envelope: d.envelope } : {}),
+        ...(d.sandboxed ? { sandboxed: d.sandboxed } : {}),
         policy: { dialect: built.policy.dialect, hash: built.policy.hash, sources: built.policy.sources },
       })}\n`,
     );
   } else {
-    out.write(`${d.action.toUpperCase()} ${d.tool}\n`);
+    out.write(`${d.action.toUpperCase()}${d.sandboxed ? ' (sandboxed)' : ''} ${d.tool}\n`);
     for (const r of d.reasons) {
       const where = r.access ? ` ${r.access.realPath ?? r.access.raw}` : '';
       out.write(

@@ -6,6 +6,7 @@ import { registerExplain } from './explain.js';
 import { registerHook } from './hook.js';
 import { registerLint } from './lint.js';
 import { registerMcp } from './mcp.js';
+import { registerRun } from './run.js';
 import { registerWebhooks } from './webhooks.js';
 
 /**
@@ -21,4 +22,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerLint,
   registerMcp,
   registerHook,
+  registerRun,
 ];

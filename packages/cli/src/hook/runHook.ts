@@ -3,6 +3,7 @@ import type { CallContext, Guard } from '@toolgate/core';
 import { MalformedEventError, parsePreToolUseEvent } from './hookEvent.js';
 import { blockingError, type HookAnswer, type HookHost } from './hookHost.js';
 import { pathLikeArg } from './pathLikeArgs.js';
+import { sandboxedAnswer } from './sandboxedAnswer.js';
 
 export interface HookOptions {
   guard: Guard;
@@ -51,6 +52,7 @@ export async function runHook(host: HookHost, stdin: string, options: HookOption
         });
       }
     }
+    if (decision.sandboxed) return sandboxedAnswer(host, decision, event.toolInput);
     return host.answer(decision);
   } catch (error) {
     if (error instanceof MalformedEventError) return blockingError(error.message);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallStateImpl } from '../callState.js';
-import { buildEnvelope, type Disclosure } from '../envelope.js';
+import { buildEnvelope, type Disclosure, sandboxEnvelope } from '../envelope.js';
 import type { GuardHooks } from '../hooks.js';
 import type {
   Access,
@@ -8,6 +8,7 @@ import type {
   CallContext,
   Decision,
   Finding,
+  SandboxedRun,
   ToolCall,
   Verdict,
   Violation,
@@ -56,6 +57,7 @@ export interface DecisionParts {
   deny: Finding | undefined;
   approval: ApprovalOutcome | undefined;
   disclosure: Disclosure;
+  sandboxed?: SandboxedRun | undefined;
 }
 
 /** Stage 4: the frozen decision — every finding (deny first), the accesses, and the envelope of a deny. */
@@ -69,7 +71,9 @@ export function buildDecision(p: DecisionParts): Decision {
   const envelope =
     action === 'deny' && deny
       ? Object.freeze(buildEnvelope(deny, p.tool, state.id, p.disclosure))
-      : undefined;
+      : p.sandboxed
+        ? Object.freeze(sandboxEnvelope(p.sandboxed, p.tool, state.id))
+        : undefined;
   return Object.freeze({
     id: state.id,
     action,
@@ -83,6 +87,7 @@ export function buildDecision(p: DecisionParts): Decision {
     time: p.time,
     approval: p.approval,
     envelope,
+    ...(p.sandboxed ? { sandboxed: p.sandboxed } : {}),
   });
 }
 

@@ -81,6 +81,8 @@ const layer = z
       .optional(),
     tests: z.array(test).optional(),
     narrowOnly: z.boolean().optional(),
+    // @toolgate/sandbox: run shell calls analysis cannot prove (or every one) under the OS sandbox.
+    sandbox: z.enum(['off', 'uncertain', 'always']).optional(),
   })
   .strict();
 
@@ -188,6 +190,7 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
       };
   }
   if (data.narrowOnly !== undefined) draft.narrowOnly = data.narrowOnly;
+  if (data.sandbox !== undefined) draft.extras = { ...draft.extras, sandbox: data.sandbox };
   if (data.tests) {
     draft.tests = data.tests.map((t, i) => ({
       expect: t.expect,

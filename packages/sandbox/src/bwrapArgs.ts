@@ -1,0 +1,47 @@
+import { existsSync, readlinkSync } from 'node:fs';
+import { isSymlink } from './compileMounts.js';
+import { FLOOR, type MountPlan } from './mountPlan.js';
+
+/**
+ * The bubblewrap arguments (without the program name) that build the sandbox of a plan, up to and
+ * including `--`. Namespaces: a new user, mount, pid, ipc, uts and cgroup namespace (the network is shared:
+ * the policy speaks of files); no capabilities, no nested user namespaces (which could unmount the masks),
+ * a new session (no TIOCSTI into the caller's terminal), and the sandbox dies with its parent.
+ */
+export function bwrapArgs(plan: MountPlan, options: { chdir?: boolean } = {}): string[] {
+  const args: string[] = [];
+  if (plan.base === 'root') args.push(plan.writableRoot ? '--bind' : '--ro-bind', '/', '/');
+  else
+    for (const dir of FLOOR) {
+      if (isSymlink(dir)) args.push('--symlink', readlinkSync(dir), dir);
+      else if (existsSync(dir)) args.push('--ro-bind', dir, dir);
+    }
+  args.push('--dev', '/dev', '--proc', '/proc');
+  const remount: string[] = [];
+  for (const op of plan.ops) {
+    if (op.kind === 'rw') args.push('--bind', op.path, op.path);
+    else if (op.kind === 'ro') args.push('--ro-bind', op.path, op.path);
+    else if (op.kind === 'mask-file') args.push('--ro-bind', '/dev/null', op.path);
+    else {
+      args.push('--tmpfs', op.path);
+      remount.push(op.path);
+    }
+  }
+  // Last: mounts beneath a masked directory (an approved file) need their mount point created in its tmpfs.
+  for (const path of remount) args.push('--remount-ro', path);
+  // Without --chdir bubblewrap keeps the directory it was started in: a rewritten call runs where the host
+  // runs it (a tool's own working-directory argument included), as the original command would have.
+  if (options.chdir !== false) args.push('--chdir', plan.cwd);
+  args.push(
+    '--unshare-all',
+    '--share-net',
+    '--unshare-user',
+    '--disable-userns',
+    '--cap-drop',
+    'ALL',
+    '--die-with-parent',
+    '--new-session',
+    '--',
+  );
+  return args;
+}

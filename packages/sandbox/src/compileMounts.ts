@@ -1,0 +1,170 @@
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import type { Access, CallContext, Op } from '@toolgate/core';
+import { isWithin } from '@toolgate/core';
+import { type CompiledPolicy, type Evaluator, evaluatorFor } from '@toolgate/folder-rules';
+import { Minimatch } from 'minimatch';
+import { type GlobTarget, globMatches, type WalkBounds } from './globWalk.js';
+import { FLOOR, type MountOp, type MountPlan } from './mountPlan.js';
+
+export interface CompileOptions {
+  /** Prompt-tier accesses approved before the run: visible (and writable, for writes) inside the sandbox. */
+  approved?: readonly Access[];
+  /** Bounds of the search for what the policy's globs match (default 50,000 entries, 2 s). */
+  walk?: WalkBounds;
+}
+
+const MAGIC = /[*?[\]{}()!+@]/;
+
+function literalPrefix(pattern: string): string {
+  const out: string[] = [];
+  for (const part of pattern.split('/')) {
+    if (MAGIC.test(part)) break;
+    out.push(part);
+  }
+  const prefix = out.join('/');
+  return prefix === '' ? '/' : prefix;
+}
+
+function realOf(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+
+type State = 'hidden' | 'ro' | 'rw';
+const stateOf = (kind: MountOp['kind']): State => (kind === 'rw' ? 'rw' : kind === 'ro' ? 'ro' : 'hidden');
+
+/**
+ * Compiles a folder-rules policy into the mounts of a sandbox for one context: what the shell may write is
+ * bound read-write, what it may only read stays read-only, what it may not read is masked. Every path is
+ * judged by the same evaluator the static layer uses, so both layers read the policy alike (tiers,
+ * first-match, case-insensitive denies, per-vector rules). Globs have no mount equivalent: each match that
+ * exists now is masked (`**\/.env` ⇒ every `.env` under the searched roots), a write glob narrower than a
+ * subtree is not made writable (conservative), and what is created during the run is not masked.
+ *
+ * @example
+ * ```ts
+ * const plan = compileMounts(loadPolicy({ dialect: 'toolgate', file: 'policy.yaml' }), ctx);
+ * plan.ops; // [{kind: 'rw', path: '/srv/ws'}, {kind: 'mask-dir', path: '/home/u/.ssh'}, …]
+ * ```
+ */
+export function compileMounts(
+  policy: CompiledPolicy,
+  ctx: Pick<CallContext, 'cwd' | 'workspace' | 'home' | 'env'>,
+  options: CompileOptions = {},
+): MountPlan {
+  const ev = evaluatorFor(policy, ctx);
+  const defaults = policy.defaults?.shell ?? policy.default;
+  const disabled = policy.disabled;
+  const base: MountPlan['base'] = disabled || defaults.read === 'allow' ? 'root' : 'floor';
+  const writableRoot = disabled || defaults.write === 'allow';
+  const approved = options.approved ?? [];
+
+  const judge = (lexical: string, real: string, op: Op): boolean => {
+    if (disabled) return true;
+    const access: Access = {
+      op,
+      scope: 'path',
+      raw: lexical,
+      path: lexical,
+      realPath: real,
+      origin: 'shell:sandbox',
+      certain: true,
+    };
+    const d = ev.evaluate(access, { walk: false }).decision;
+    if (d === 'allow') return true;
+    if (d === 'deny') return false;
+    return approved.some(
+      (a) =>
+        a.realPath !== null &&
+        (a.realPath === real || (a.scope === 'subtree' && isWithin(real, a.realPath))) &&
+        (op === 'read' || a.op === 'write'),
+    );
+  };
+
+  // Candidates: every literal path a rule names, the root of every `X/**`, and what the globs match now.
+  const candidates = new Map<string, string>(); // lexical → why
+  const globs: GlobTarget[] = [];
+  const reach = [ctx.workspace, ctx.cwd, ctx.home];
+  ev.policy.rules.forEach((rule, i) => {
+    if (rule.vector === 'file') return;
+    for (const pattern of expandedOf(ev, i)) {
+      const why = `${rule.access} ${rule.pattern} (${rule.source})`;
+      if (!MAGIC.test(pattern)) candidates.set(pattern, why);
+      else if (pattern.endsWith('/**') && !MAGIC.test(pattern.slice(0, -3)))
+        candidates.set(pattern.slice(0, -3) || '/', why);
+      else if (rule.access !== 'write') {
+        // Only what a glob denies or narrows needs a mount; a narrower write glob stays read-only.
+        const prefix = literalPrefix(pattern);
+        const nocase = rule.access === 'deny' || rule.access === 'prompt';
+        const roots = prefix === '/' ? reach : [prefix];
+        globs.push({ matcher: new Minimatch(pattern, { dot: true, nocase }), roots });
+      }
+    }
+  });
+  for (const a of approved) if (a.realPath !== null) candidates.set(a.realPath, 'approved before the run');
+  const { matches, walked } =
+    globs.length > 0 ? globMatches(globs, options.walk) : { matches: [], walked: 0 };
+  for (const m of matches) if (!candidates.has(m)) candidates.set(m, 'matches a glob rule');
+
+  const wanted = new Map<string, MountOp>();
+  for (const [lexical, why] of candidates) {
+    const real = realOf(lexical);
+    if (real === undefined || real === '/') continue;
+    if (['/proc', '/dev'].some((s) => isWithin(real, s))) continue;
+    let isDir: boolean;
+    try {
+      isDir = statSync(real).isDirectory();
+    } catch {
+      continue;
+    }
+    const read = judge(lexical, real, 'read') && (lexical === real || judge(real, real, 'read'));
+    const write = read && judge(lexical, real, 'write') && (lexical === real || judge(real, real, 'write'));
+    const kind: MountOp['kind'] = !read ? (isDir ? 'mask-dir' : 'mask-file') : write ? 'rw' : 'ro';
+    const prior = wanted.get(real);
+    // Two spellings of one real path: the stricter wins.
+    if (prior && order(prior.kind) <= order(kind)) continue;
+    wanted.set(real, { kind, path: real, why });
+  }
+
+  // Keep an op only where it changes what its nearest ancestor gives.
+  const sorted = [...wanted.values()].sort(
+    (a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1),
+  );
+  const kept: MountOp[] = [];
+  const inherited = (path: string): State => {
+    for (let i = kept.length - 1; i >= 0; i--) {
+      const k = kept[i]!;
+      if (isWithin(path, k.path)) return stateOf(k.kind);
+    }
+    if (writableRoot) return 'rw';
+    if (base === 'root') return 'ro';
+    return FLOOR.some((f) => isWithin(path, f)) ? 'ro' : 'hidden';
+  };
+  for (const op of sorted) {
+    if (inherited(op.path) !== stateOf(op.kind)) kept.push(op);
+  }
+  return { base, writableRoot, ops: kept, walked, cwd: ctx.cwd };
+}
+
+/** Stricter first: a path with two spellings gets the stricter mount. */
+function order(kind: MountOp['kind']): number {
+  return kind === 'mask-dir' || kind === 'mask-file' ? 0 : kind === 'ro' ? 1 : 2;
+}
+
+function expandedOf(ev: Evaluator, index: number): readonly string[] {
+  return ev.expanded[index] ?? [];
+}
+
+/** Whether `path` exists as a symlink (floor directories like `/bin` are links on merged-/usr systems). */
+export function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,16 @@
+export { bwrapArgs } from './bwrapArgs.js';
+export type { CompileOptions } from './compileMounts.js';
+export { compileMounts } from './compileMounts.js';
+export type { WalkBounds } from './globWalk.js';
+export type { MountOp, MountPlan } from './mountPlan.js';
+export { FLOOR } from './mountPlan.js';
+export type { Availability } from './probe.js';
+export { probeSandbox } from './probe.js';
+export type { SandboxExit } from './runSandboxed.js';
+export { runSandboxed } from './runSandboxed.js';
+export type { SandboxGuard, SandboxOptions } from './sandbox.js';
+export { sandbox } from './sandbox.js';
+export { SandboxCompileError } from './sandboxError.js';
+export type { SandboxMode } from './sandboxMode.js';
+export { SANDBOX_MODES, sandboxModeOf } from './sandboxMode.js';
+export { shellJoin, shellQuote } from './shellQuote.js';

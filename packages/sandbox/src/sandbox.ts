@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import type { Access, CallContext, Sandboxer, SandboxRewrite, ToolCall } from '@toolgate/core';
+import { describeValue, ToolgateError } from '@toolgate/core';
+import type { CompiledPolicy } from '@toolgate/folder-rules';
+import { bwrapArgs } from './bwrapArgs.js';
+import { compileMounts } from './compileMounts.js';
+import type { WalkBounds } from './globWalk.js';
+import { probeSandbox } from './probe.js';
+import { SANDBOX_MODES, type SandboxMode, sandboxModeOf } from './sandboxMode.js';
+import { shellJoin } from './shellQuote.js';
+
+export interface SandboxOptions {
+  /** The compiled folder-rules policy the sandbox enforces (`folderRules(…).compiled` or `loadPolicy`). */
+  policy: CompiledPolicy;
+  /** Overrides the policy's `sandbox:` switch. */
+  mode?: SandboxMode;
+  /** The bubblewrap binary (default `bwrap` on PATH). */
+  bwrap?: string;
+  /** Bounds of the search for what the policy's globs match. */
+  walk?: WalkBounds;
+}
+
+/** Argument names that carry a shell tool's command (Claude Code `Bash`, Gemini `run_shell_command`, …). */
+const COMMAND_ARGS = ['command', 'cmd'];
+
+const POSIX_SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|da|z|k)?sh$/;
+
+/** The shell that runs a script-form command inside the sandbox (what the hosts run it with). */
+const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+
+export interface SandboxGuard extends Sandboxer {
+  /**
+   * The bubblewrap argv (program first, up to `--`) for one context; throws `SandboxCompileError`. With
+   * `chdir: false` the command runs in the directory bubblewrap is started in rather than `ctx.cwd`.
+   */
+  prefix(
+    ctx: Pick<CallContext, 'cwd' | 'workspace' | 'home' | 'env'>,
+    approved?: readonly Access[],
+    options?: { chdir?: boolean },
+  ): string[];
+}
+
+/**
+ * The OS sandbox for `createGuard({sandbox})`: with the policy's `sandbox: uncertain`, a shell call analysis
+ * cannot prove is rewritten to run inside bubblewrap with the same policy enforced by the kernel (with
+ * `always`, every shell call nothing denies). Where bubblewrap cannot run, it answers `unavailable` and core
+ * denies the call with SANDBOX_UNAVAILABLE.
+ *
+ * @example
+ * ```ts
+ * import { createGuard } from '@toolgate/core';
+ * import { folderRules, loadPolicy } from '@toolgate/folder-rules';
+ * import { shell } from '@toolgate/shell';
+ * import { sandbox } from '@toolgate/sandbox';
+ * const policy = loadPolicy({ dialect: 'toolgate', file: 'toolgate.yaml' }); // sandbox: uncertain
+ * const guard = createGuard({ plugins: [shell(), folderRules({ policy })], sandbox: sandbox({ policy }) });
+ * const d = await guard.check({ tool: 'Bash', args: { command: 'npm test' } }, ctx);
+ * if (d.sandboxed) runShell(d.sandboxed.args.command); // bwrap … -- /bin/bash -c 'npm test'
+ * ```
+ */
+export function sandbox(options: SandboxOptions): SandboxGuard {
+  if (options === null || typeof options !== 'object')
+    throw invalid('(options)', options, 'an object {policy, mode?, bwrap?, walk?}');
+  const { policy } = options;
+  if (policy === null || typeof policy !== 'object' || typeof policy.hash !== 'string')
+    throw invalid('policy', policy, 'a CompiledPolicy from loadPolicy() or folderRules().compiled');
+  if (options.mode !== undefined && !SANDBOX_MODES.includes(options.mode))
+    throw invalid('mode', options.mode, '"off", "uncertain" or "always"');
+  if (options.bwrap !== undefined && (typeof options.bwrap !== 'string' || options.bwrap === ''))
+    throw invalid('bwrap', options.bwrap, 'the path of the bwrap binary');
+  const mode = options.mode ?? sandboxModeOf(policy);
+  const bin = options.bwrap ?? 'bwrap';
+
+  const prefix: SandboxGuard['prefix'] = (ctx, approved = [], opts = {}) => {
+    const plan = compileMounts(policy, ctx, {
+      approved,
+      ...(options.walk ? { walk: options.walk } : {}),
+    });
+    return [bin, ...bwrapArgs(plan, opts)];
+  };
+
+  return {
+    mode,
+    prefix,
+    rewrite(call: ToolCall, ctx: CallContext, approved: readonly Access[]): SandboxRewrite {
+      const available = probeSandbox(bin);
+      if (!available.ok) return { unavailable: available.reason };
+      // The host runs the rewritten line with the call's shell: it must be a POSIX shell to parse it.
+      const shellArg = call.args.shell;
+      if (shellArg !== undefined && (typeof shellArg !== 'string' || !POSIX_SHELL.test(shellArg)))
+        return { unavailable: `cannot rewrite a command for the shell ${JSON.stringify(shellArg)}` };
+      const key = COMMAND_ARGS.find((k) => call.args[k] !== undefined);
+      const command = key === undefined ? undefined : call.args[key];
+      let inner: string[];
+      if (typeof command === 'string') inner = [SHELL, '-c', command];
+      else if (Array.isArray(command) && command.length > 0 && command.every((w) => typeof w === 'string'))
+        inner = command as string[];
+      else
+        return {
+          unavailable: `cannot rewrite ${call.tool}: no command argument (${COMMAND_ARGS.join(' or ')}) to wrap`,
+        };
+      let argv: string[];
+      try {
+        // No --chdir: the host runs the wrapped command where it would have run the original.
+        argv = [...prefix(ctx, approved, { chdir: false }), ...inner];
+      } catch (error) {
+        return { unavailable: error instanceof Error ? error.message : String(error) };
+      }
+      const line = shellJoin(argv);
+      return {
+        argv,
+        command: line,
+        args: { ...call.args, [key as string]: typeof command === 'string' ? line : argv },
+      };
+    },
+  };
+}
+
+function invalid(field: string, value: unknown, expected: string): ToolgateError {
+  return new ToolgateError(
+    'TOOLGATE_ERR_INVALID_OPTIONS',
+    `sandbox: option ${field} must be ${expected}, got ${describeValue(value)}`,
+  );
+}
