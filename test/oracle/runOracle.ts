@@ -60,6 +60,9 @@ export function runEnv(tree: ScratchTree): Record<string, string> {
     GIT_COMMITTER_EMAIL: 'agent@example.invalid',
     GIT_TERMINAL_PROMPT: '0',
     npm_config_update_notifier: 'false',
+    // npm's debug log under ~/.npm/_logs is the program's own state, not an effect of the command (the
+    // usability judgement 1); with no log kept npm writes nothing there, so what it does write is seen.
+    npm_config_logs_max: '0',
     npm_config_offline: 'true',
     npm_config_fund: 'false',
     npm_config_audit: 'false',

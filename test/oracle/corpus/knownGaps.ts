@@ -12,26 +12,6 @@ export interface KnownGap {
  * uncovered under the listed shells: when the analysis is fixed, the test names the line to delete here.
  */
 export const knownGapList: KnownGap[] = [
-  // A name the program draws at random: no path to judge before the run.
-  {
-    cmd: 'mktemp -p . tmp.XXXX',
-    shells: ['bash', 'dash'],
-    reason:
-      'mktemp creates DIR/<template with random letters>; toolgate judges a write into DIR, not the drawn name',
-  },
-  // A program's own state outside the command's operands (usability judgement 1: not judged by the policy).
-  {
-    cmd: 'npm run build',
-    shells: ['bash', 'dash'],
-    reason:
-      "npm writes its debug log under ~/.npm/_logs: the program's own state, not an effect of the command",
-  },
-  {
-    cmd: 'npm test',
-    shells: ['bash', 'dash'],
-    reason:
-      "npm writes its debug log under ~/.npm/_logs: the program's own state, not an effect of the command",
-  },
   // Top-level commands are analysed as bash (every shell tool toolgate knows runs bash); code that `sh -c`
   // runs is analysed with both readings. Under dash at the top level these read differently:
   {

@@ -451,6 +451,13 @@ export class Analyser {
     writableVars(this.state).set(name, values);
   }
 
+  /** A variable's value as the script left it: `undefined` unset, `null` not known for certain. */
+  variable(name: string): string | null | undefined {
+    const v = this.state.vars.get(name) ?? this.inherited(name);
+    if (v === undefined || v === 'unset') return undefined;
+    return v === null || v.length !== 1 ? null : v[0];
+  }
+
   dropFunction(name: string): void {
     if (this.state.funcs.has(name)) writableFuncs(this.state).delete(name);
   }

@@ -73,6 +73,9 @@ export class CommandCx implements CommandContext {
   ): void {
     this.a.setVar(name, values, o?.local, o?.maybe);
   }
+  variable(name: string): string | null | undefined {
+    return this.a.variable(name);
+  }
   exportFunction(name: string): void {
     this.a.exportFunction(name);
   }

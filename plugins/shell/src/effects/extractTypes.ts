@@ -101,6 +101,8 @@ export interface CommandContext {
     values: string[] | null | 'unset' | 'declared',
     options?: { local?: boolean; maybe?: boolean },
   ): void;
+  /** A variable's value here: `undefined` when unset, `null` when it is not known for certain. */
+  variable(name: string): string | null | undefined;
   /** `export -f NAME`: child shells see the function. */
   exportFunction(name: string): void;
   /** `unset -f NAME`: NAME is no longer a function. */

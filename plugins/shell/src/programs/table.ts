@@ -11,6 +11,7 @@ import { interpreters } from './interpreters.js';
 import { jqFamily } from './jq.js';
 import { listing } from './listing.js';
 import { make } from './make.js';
+import { mktemp } from './mktemp.js';
 import { network } from './network.js';
 import { nodeFamily } from './node.js';
 import { packageManagers } from './packageManagers.js';
@@ -52,6 +53,7 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     git,
     make,
     gmake: make,
+    mktemp,
     ...packageManagers,
     ...systemPackages,
   }),

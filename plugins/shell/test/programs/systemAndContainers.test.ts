@@ -86,3 +86,22 @@ describe('a shell script run by its path is analysed as shell', () => {
     expect(result('./ok.sh').uncertain).toBe(false);
   });
 });
+
+describe('mktemp: the drawn name is judged as every name of that shape in its directory', () => {
+  it('mktemp -p DIR TEMPLATE, mktemp TEMPLATE, plain mktemp', () => {
+    expect(run('mktemp -p . tmp.XXXX')).toEqual(
+      expect.arrayContaining([`write ${dir}/tmp.XXXX`, `write* ${dir}`]),
+    );
+    expect(run('mktemp build.XXXXXX')).toContain(`write ${dir}/build.XXXXXX`);
+    expect(run('mktemp')).toEqual(expect.arrayContaining(['write* /tmp']));
+    expect(run('mktemp -d --tmpdir=/etc x.XXX')).toEqual(
+      expect.arrayContaining(['write /etc/x.XXX', 'write* /etc']),
+    );
+    expect(run('mktemp -u')).toEqual([]);
+  });
+  it('the walk reaches only names of the template shape', () => {
+    const w = result('mktemp -p . tmp.XXXX').accesses.find((a) => a.scope === 'subtree');
+    expect(w?.filter?.skips('.env', false)).toBe(true);
+    expect(w?.filter?.skips('tmp.a1B2', false)).toBe(false);
+  });
+});
