@@ -27,6 +27,10 @@ export const verdictCodes = {
     'Analysing the shell command exceeded its time or size budget; what was not analysed is uncertain.',
   SHELL_METACHARACTER:
     'A shell command contains a metacharacter the policy forbids (`$()`, backticks, `eval`, `source`…).',
+  TOOL_DISABLED:
+    'The policy disables this tool (Hermes `tools.<tool>.enabled: false`): every call of it is denied, with or without paths.',
+  TOOL_APPROVAL:
+    "The policy requires approval for every call of this tool (OpenFang `requires_approval`); asked in the same single request as the call's path prompts.",
 } as const;
 
 export const errorCodes = {

@@ -14,6 +14,7 @@ import { type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
 import { extractAccesses } from './extract.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
+import { codeAccesses, codeToolOf, gateFinding } from './gates.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
 import type { SubtreeWalkOptions } from './subtreeWalk.js';
 import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
@@ -195,6 +196,10 @@ export function folderRules(
   const policy = resolveOptions(options);
   const walkOptions: EvaluateOptions = { walk: walkOptionsOf(options.subtreeWalk) };
   const learned: LearnedTools = new Map();
+  // Seed 001: "guardrails.setFolderPermissions('agent-id', config)" — one guard, one policy per agent. An
+  // agent the file does not name gets the global policy (never no policy).
+  const policyFor = (agentId: string): CompiledPolicy =>
+    (policy.agents && Object.hasOwn(policy.agents, agentId) ? policy.agents[agentId] : undefined) ?? policy;
   return {
     name: PLUGIN_NAME,
     // Tells core a path policy is installed (so `unguarded` does not apply); the policy itself is `compiled`.
@@ -203,18 +208,26 @@ export function folderRules(
     // An uncertain access cannot be refused by a policy that refuses nothing for its operation (Wunderland's
     // `dangerous` tier, a disabled Folder Guard, wolo wild mode): denying it would be a false deny.
     coversUncertain(access, ctx) {
-      return policy.disabled || evaluatorFor(policy, ctx).allowsEverywhere(access.op, vectorOf(access));
+      const p = policyFor(ctx.agentId);
+      return p.disabled || evaluatorFor(p, ctx).allowsEverywhere(access.op, vectorOf(access));
     },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
-        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
+        const p = policyFor(state.ctx.agentId);
+        const code = codeToolOf(p, call.tool);
+        if (code) return [...accesses, ...codeAccesses(call, code, state)];
+        const c = classify(call, p.tools, learned, p.shell?.notShell);
         if (c.kind === 'shell') return accesses;
-        const mine = extractAccesses(call.tool, call.args, c.spec, policy, state);
+        const mine = extractAccesses(call.tool, call.args, c.spec, p, state);
         return mine.length === 0 ? accesses : [...accesses, ...mine];
       });
       hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (call, state): Finding | undefined => {
-        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
-        if (c.kind === 'shell' && !state.claimed('shell') && !policy.disabled) {
+        const p = policyFor(state.ctx.agentId);
+        const c = classify(call, p.tools, learned, p.shell?.notShell);
+        const gate = gateFinding(call.tool, c, p);
+        if (gate?.action === 'deny') return gate;
+        if (gate) state.prompt(gate);
+        if (c.kind === 'shell' && !state.claimed('shell') && !p.disabled) {
           return {
             action: 'deny',
             code: 'UNKNOWN_TOOL',
@@ -222,37 +235,39 @@ export function folderRules(
             hint: 'Use a file tool instead, or ask the user.',
           };
         }
-        // Code execution touches whatever the code touches: no argument says which paths (fail closed).
+        // Code execution touches whatever the code touches: no argument says which paths (fail closed),
+        // unless the policy scopes the tool by the code's literals (Hermes `code_execution`).
         if (
           c.kind === 'known' &&
           c.spec.op === 'opaque' &&
-          !policy.disabled &&
-          policy.unknownTools !== 'allow'
+          !codeToolOf(p, call.tool) &&
+          !p.disabled &&
+          p.unknownTools !== 'allow'
         ) {
           const finding: Finding = {
-            action: policy.unknownTools,
+            action: p.unknownTools,
             code: 'UNKNOWN_TOOL',
             reason: `tool ${JSON.stringify(call.tool)} runs code whose file accesses cannot be analysed`,
             hint: 'Use the file tools or a shell command instead, or ask the user.',
           };
-          if (policy.unknownTools === 'deny') return finding;
+          if (p.unknownTools === 'deny') return finding;
           state.prompt(finding);
         }
-        if (c.kind === 'unknown' && policy.unknownTools !== 'allow') {
+        if (c.kind === 'unknown' && p.unknownTools !== 'allow') {
           const access = state.accesses.find((a) => a.origin.startsWith(`${PLUGIN_NAME}:`));
           if (access) {
             const finding: Finding = {
-              action: policy.unknownTools,
+              action: p.unknownTools,
               code: 'UNKNOWN_TOOL',
               reason: `tool ${JSON.stringify(call.tool)} is not classified and has path arguments`,
               access,
               hint: 'Use a known file tool, or ask the user to classify this tool.',
             };
-            if (policy.unknownTools === 'deny') return finding;
+            if (p.unknownTools === 'deny') return finding;
             state.prompt(finding);
           }
         }
-        return judge(state.accesses, state, call.tool);
+        return judge(p, state.accesses, state, call.tool);
       });
       hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) =>
         describeTools(tools, dctx, policy, learned),
@@ -260,7 +275,12 @@ export function folderRules(
     },
   };
 
-  function judge(accesses: readonly Access[], state: CallState, tool: string): Finding | undefined {
+  function judge(
+    policy: CompiledPolicy,
+    accesses: readonly Access[],
+    state: CallState,
+    tool: string,
+  ): Finding | undefined {
     if (accesses.length === 0) return undefined;
     for (const access of accesses) {
       if (policy.rejectTraversal && hasTraversal(access.raw)) {

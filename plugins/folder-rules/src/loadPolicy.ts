@@ -7,6 +7,7 @@ import { loadToolgate } from './dialects/toolgate.js';
 import { loadWolo } from './dialects/wolo.js';
 import { loadWunderland } from './dialects/wunderland.js';
 import type { PolicyDraft } from './draft.js';
+import { stableHash } from './hash.js';
 import { finalizeLayered } from './layer.js';
 import { type ConfigFormat, formatOf, parseConfig, readConfig } from './parseConfig.js';
 import type { CompiledPolicy } from './types.js';
@@ -93,5 +94,40 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
     overlays.push(options.narrowOnly ? { ...draft, narrowOnly: true } : draft);
     sources.push(overlayFile);
   }
-  return finalizeLayered(base, overlays, sources);
+  const compiled = finalizeLayered(base, overlays, sources);
+  return withAgents(
+    compiled,
+    options.agent === undefined ? base : undefined,
+    overlays.slice(0),
+    sources,
+    file,
+  );
+}
+
+/**
+ * Without an `agent` option, every agent the file names gets its own compiled policy (the global one layered
+ * with its overlay, then the overlay files), and folder-rules picks one per call by `ctx.agentId` (seed 001:
+ * one guard, `setFolderPermissions(agentId, config)` per agent). Compiled here, once, never per call.
+ */
+function withAgents(
+  compiled: CompiledPolicy,
+  base: PolicyDraft | undefined,
+  overlays: PolicyDraft[],
+  sources: string[],
+  file: string,
+): CompiledPolicy {
+  const named = base?.agents ? Object.entries(base.agents) : [];
+  if (named.length === 0) return compiled;
+  const agents: Record<string, CompiledPolicy> = {};
+  for (const [name, draft] of named)
+    agents[name] = finalizeLayered(
+      base as PolicyDraft,
+      [draft, ...overlays],
+      [file, `${file}#agents.${name}`, ...sources.slice(1)],
+    );
+  const hash = stableHash({
+    global: compiled.hash,
+    agents: Object.fromEntries(Object.entries(agents).map(([n, p]) => [n, p.hash])),
+  });
+  return Object.freeze({ ...compiled, hash, agents: Object.freeze(agents) });
 }
