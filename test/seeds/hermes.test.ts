@@ -123,7 +123,9 @@ describe('seed 003: Hermes', () => {
   });
 
   it('"No changes to tool schemas seen by the LLM": the gateway leaves descriptions alone', () => {
-    const guard = guardFor(`tools: {terminal: {allowed_paths: [${ws}]}, file: {allowed_write_paths: [${ws}]}}`);
+    const guard = guardFor(
+      `tools: {terminal: {allowed_paths: [${ws}]}, file: {allowed_write_paths: [${ws}]}}`,
+    );
     const tools = [
       { name: 'terminal', description: 'Run a command.', inputSchema: { type: 'object' } },
       { name: 'write_file', description: 'Write a file.', inputSchema: { type: 'object' } },

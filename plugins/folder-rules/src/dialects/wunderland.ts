@@ -57,6 +57,10 @@ function compileFolderConfig(
       ...(block && (r.read === true || r.write === true)
         ? { description: `${r.description ?? ''} (flags say allow; "!" blocks)`.trim() }
         : {}),
+      // The marker lint reads: the author asked for a write the model cannot grant without the read.
+      ...(!block && r.read !== true && r.write === true
+        ? { description: `${r.description ?? ''} (write without read: denied)`.trim() }
+        : {}),
     };
   });
   // "If defaultPolicy is deny and inheritFromTier is true, fall back to security tier permissions" — the
