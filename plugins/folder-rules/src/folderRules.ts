@@ -300,7 +300,8 @@ export function folderRules(
       const result = ev.evaluate(access, walkOptions);
       for (const rule of result.matched) state.match(matchedRule(rule));
       if (result.decision === 'allow') continue;
-      const finding = findingFor(result, access, ev.allowedRoots(access.op, vectorOf(access)), tool);
+      const roots = ev.allowedRoots(access.op, vectorOf(access));
+      const finding = findingFor(result, access, roots, tool, policy.dialect);
       if (result.decision === 'deny') return finding;
       state.prompt(finding);
     }

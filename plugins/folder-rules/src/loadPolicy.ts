@@ -40,6 +40,8 @@ export interface LoadPolicyOptions {
   narrowOnly?: boolean;
   /** Where `${VAR}` in the config expand from (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** wolo only: seed 002's `cli_paths` (`--allow-path/-P`), writable without confirmation. */
+  cliPaths?: readonly string[];
 }
 
 function parseFile(dialect: DialectName, file: string, source: string | undefined): unknown {
@@ -76,9 +78,22 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
       'loadPolicy: give option file (a path) or source (the text)',
     );
   const file = options.file ?? `<inline ${dialect}>`;
+  if (options.cliPaths !== undefined) {
+    if (dialect !== 'wolo')
+      throw new ToolgateError(
+        'TOOLGATE_ERR_INVALID_OPTIONS',
+        `loadPolicy: option cliPaths is seed 002's (dialect wolo), got dialect ${describeValue(dialect)}`,
+      );
+    if (!Array.isArray(options.cliPaths) || options.cliPaths.some((p) => typeof p !== 'string' || p === ''))
+      throw new ToolgateError(
+        'TOOLGATE_ERR_INVALID_OPTIONS',
+        `loadPolicy: option cliPaths must be a list of paths, got ${describeValue(options.cliPaths)}`,
+      );
+  }
   const ctx: LoadContext = {
     env: options.env ?? process.env,
     ...(options.agent ? { agent: options.agent } : {}),
+    ...(options.cliPaths ? { cliPaths: options.cliPaths } : {}),
   };
   const loaders = LOADERS[dialect];
   const base = loaders.load(parseFile(dialect, file, options.source), file, ctx);
