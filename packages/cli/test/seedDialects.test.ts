@@ -288,3 +288,55 @@ describe('seed 001 (Wunderland) from the CLI', () => {
     }
   });
 });
+
+describe('seed 000 (Folder Guard) from toolgate mcp', () => {
+  it('logs "🔒 Folder guard enabled", runs the call on the normalised path, and scopes it to MCP_SESSION_ID', async () => {
+    mkdirSync(join(ws, 'learnings'));
+    writeFileSync(join(ws, 'learnings', 'n.md'), 'from the workspace\n');
+    const policy = join(root, 'fg.json');
+    writeFileSync(policy, JSON.stringify({ readPaths: [join(ws, 'learnings')], writePaths: [] }));
+    const audit = join(root, 'audit.log');
+    const child = spawnCli(
+      [
+        'mcp',
+        '--dialect',
+        'folderguard',
+        '--policy',
+        policy,
+        '--workspace',
+        ws,
+        '--cwd',
+        root, // the server's own directory is not the workspace: only the normalised path reaches the file
+        '--relative-paths',
+        'cwd',
+        '--audit',
+        audit,
+        '--',
+        process.execPath,
+        FILESYSTEM_SERVER,
+        root,
+      ],
+      { ...process.env, HOME: home, MCP_SESSION_ID: 'workflow-A' },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    const client = new ScriptedClient(childTransport(child));
+    await client.start();
+    await client.initialize({});
+    const r = (
+      await client.request('tools/call', { name: 'read_text_file', arguments: { path: 'learnings/n.md' } })
+    ).result as { isError?: boolean; content: { text: string }[] };
+    expect(r.isError).toBeFalsy();
+    expect(r.content[0]!.text).toContain('from the workspace');
+    child.stdin.end();
+    await exited(child);
+    expect(stderr).toContain(
+      `🔒 Folder guard enabled - Read paths: [${join(ws, 'learnings')}], Write paths: []`,
+    );
+    const lines = records(audit);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.sessionId === 'workflow-A')).toBe(true);
+  }, 30_000);
+});

@@ -196,7 +196,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       judging.delete(message.id);
     }
     if (state.cancelled || isClosed) return;
-    if (decision.action === 'allow') relayRequest(message);
+    if (decision.action === 'allow')
+      // The server runs the call with the arguments the guard normalised, if any (the paths it checked).
+      relayRequest(
+        decision.args
+          ? ({ ...message, params: { ...message.params, arguments: decision.args } } as typeof message)
+          : message,
+      );
     else answerCall(message.id, decision);
   };
 

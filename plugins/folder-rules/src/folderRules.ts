@@ -12,6 +12,7 @@ import { describeTools } from './describe.js';
 import { defaultSpec } from './draft.js';
 import { type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
 import { extractAccesses } from './extract.js';
+import { folderGuardStatus } from './folderGuardStatus.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
 import { codeAccesses, codeToolOf, gateFinding } from './gates.js';
@@ -49,6 +50,8 @@ export interface FolderRulesOptions {
    * that could match beneath, without looking (the worst case, no I/O).
    */
   subtreeWalk?: SubtreeWalkOptions | false;
+  /** Where setup lines go (Folder Guard's "🔒 Folder guard enabled - Read paths: […]"); default: nowhere. */
+  log?: (line: string) => void;
 }
 
 const OPTION_KEYS = new Set([
@@ -64,6 +67,7 @@ const OPTION_KEYS = new Set([
   'tools',
   'unknownTools',
   'subtreeWalk',
+  'log',
 ]);
 const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
 
@@ -177,6 +181,18 @@ function walkOptionsOf(value: unknown): SubtreeWalkOptions | false {
 }
 
 /**
+ * Folder Guard: "Validated paths passed to original tool executor" — each string path argument is rewritten
+ * to the absolute path that was checked (`""` and relative paths resolved against the workspace), so the
+ * tool cannot read it differently (seed: `args[paramName] = normalizedPath`).
+ */
+function normalisePathArgs(accesses: readonly Access[], state: CallState): void {
+  for (const a of accesses) {
+    const m = /^folder-rules:args\.([^[\]]+)$/.exec(a.origin);
+    if (m && a.certain && typeof state.call.args[m[1]!] === 'string') state.rewriteArg(m[1]!, a.path);
+  }
+}
+
+/**
  * The path policy plugin: classifies tool calls, extracts every path argument, and judges every access
  * (its own and the shell plugin's) against a compiled policy in any dialect.
  *
@@ -195,6 +211,10 @@ export function folderRules(
 ): GuardPlugin & { readonly compiled: CompiledPolicy } {
   const policy = resolveOptions(options);
   const walkOptions: EvaluateOptions = { walk: walkOptionsOf(options.subtreeWalk) };
+  if (options.log !== undefined && typeof options.log !== 'function')
+    throw invalid('log', options.log, 'expected a function (line: string) => void');
+  const status = folderGuardStatus(policy);
+  if (status !== undefined) options.log?.(status);
   const learned: LearnedTools = new Map();
   // Seed 001: "guardrails.setFolderPermissions('agent-id', config)" — one guard, one policy per agent. An
   // agent the file does not name gets the global policy (never no policy).
@@ -219,6 +239,7 @@ export function folderRules(
         const c = classify(call, p.tools, learned, p.shell?.notShell);
         if (c.kind === 'shell') return accesses;
         const mine = extractAccesses(call.tool, call.args, c.spec, p, state);
+        if (p.dialect === 'folderguard' && !p.disabled) normalisePathArgs(mine, state);
         return mine.length === 0 ? accesses : [...accesses, ...mine];
       });
       hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (call, state): Finding | undefined => {

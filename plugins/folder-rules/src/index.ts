@@ -5,6 +5,7 @@ export type { FolderPermissionConfig, Tier, WunderlandRule } from './dialects/ti
 export { TIER_PRESETS } from './dialects/tierPresets.js';
 export { type NativePolicy, nativeSchema } from './dialects/toolgate.js';
 export { evaluate } from './evaluate.js';
+export { folderGuardStatus } from './folderGuardStatus.js';
 export type { EvaluateOptions, Evaluator } from './evaluator.js';
 export { createEvaluator, evaluatorFor } from './evaluator.js';
 export type { ExplainedAccess, ExplainResult } from './explain.js';

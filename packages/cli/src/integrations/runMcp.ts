@@ -6,6 +6,7 @@ import {
   serveStdio,
   type UpstreamOptions,
 } from '@toolgate/mcp';
+import { folderGuardStatus } from '@toolgate/folder-rules';
 import { buildGuard } from '../buildGuard.js';
 import { UsageError } from '../exitCodes.js';
 import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
@@ -71,7 +72,7 @@ async function serve(
   elicitation: ReturnType<typeof elicitationApprover>,
   extras: ExtraPlugins,
 ): Promise<number> {
-  const { guard, ctx } = buildGuard({
+  const { guard, ctx, policy } = buildGuard({
     dialect: options.dialect,
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
@@ -88,6 +89,9 @@ async function serve(
       ...(relative === 'deny' ? [requireAbsolutePaths()] : []),
     ],
   });
+  // Seed 000: "Logs: 🔒 Folder guard enabled - Read paths: […], Write paths: […]" (stderr: stdout is MCP).
+  const status = folderGuardStatus(policy);
+  if (status !== undefined) process.stderr.write(`${status}\n`);
   // The child runs in the directory relative paths are judged against.
   const spawned = upstreamFrom(server, options.url);
   const upstream = 'command' in spawned ? { ...spawned, cwd: ctx.cwd } : spawned;
@@ -100,7 +104,9 @@ async function serve(
     ctxFor: (client) => ({
       ...ctx,
       // "Use -r <session_id> to resume and keep confirmations" (seed 002).
-      sessionId: options.resume ?? randomUUID(),
+      // Seed 000: "Generated code passes session_id (from MCP_SESSION_ID env var)": a gateway started for one
+      // workflow session takes it from there, so grants stay in that session only.
+      sessionId: options.resume ?? (process.env.MCP_SESSION_ID || randomUUID()),
       agentId: options.agent ?? client.name ?? 'mcp-client',
     }),
   });

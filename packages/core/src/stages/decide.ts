@@ -70,6 +70,10 @@ export function buildDecision(p: DecisionParts): Decision {
     action === 'deny' && deny
       ? Object.freeze(buildEnvelope(deny, p.tool, state.id, p.disclosure))
       : undefined;
+  const args =
+    action === 'allow' && state.rewrites.size > 0
+      ? Object.freeze({ ...state.call.args, ...Object.fromEntries(state.rewrites) })
+      : undefined;
   return Object.freeze({
     id: state.id,
     action,
@@ -83,6 +87,7 @@ export function buildDecision(p: DecisionParts): Decision {
     time: p.time,
     approval: p.approval,
     envelope,
+    ...(args ? { args } : {}),
   });
 }
 
