@@ -94,7 +94,8 @@ export class CallStateImpl implements CallState {
 
   rewriteArg(name: string, value: unknown): void {
     if (typeof name !== 'string' || name === '') return;
-    (this.rewriteMap ??= new Map()).set(name, value);
+    if (!this.rewriteMap) this.rewriteMap = new Map();
+    this.rewriteMap.set(name, value);
   }
 
   claim(tag: string): void {

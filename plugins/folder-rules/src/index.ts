@@ -5,11 +5,11 @@ export type { FolderPermissionConfig, Tier, WunderlandRule } from './dialects/ti
 export { TIER_PRESETS } from './dialects/tierPresets.js';
 export { type NativePolicy, nativeSchema } from './dialects/toolgate.js';
 export { evaluate } from './evaluate.js';
-export { folderGuardStatus } from './folderGuardStatus.js';
 export type { EvaluateOptions, Evaluator } from './evaluator.js';
 export { createEvaluator, evaluatorFor } from './evaluator.js';
 export type { ExplainedAccess, ExplainResult } from './explain.js';
 export { explain, formatExplain } from './explain.js';
+export { folderGuardStatus } from './folderGuardStatus.js';
 export type { FolderRulesOptions, InlineRule } from './folderRules.js';
 export { folderRules } from './folderRules.js';
 export type { LintFinding, LintResult } from './lint.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { folderGuardStatus } from '@toolgate/folder-rules';
 import {
   createGateway,
   elicitationApprover,
@@ -6,7 +7,6 @@ import {
   serveStdio,
   type UpstreamOptions,
 } from '@toolgate/mcp';
-import { folderGuardStatus } from '@toolgate/folder-rules';
 import { buildGuard } from '../buildGuard.js';
 import { UsageError } from '../exitCodes.js';
 import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
