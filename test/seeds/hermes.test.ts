@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,5 +133,55 @@ describe('seed 003: Hermes', () => {
     ];
     const out = guard.describeTools(tools, { cwd: ws, workspace: ws, home });
     expect(out.map((t) => t.description)).toEqual(['Run a command.', 'Write a file.']);
+  });
+});
+
+describe('seed 003: Hermes terminal and git status', () => {
+  // A real repository: a.txt tracked, secret/ untracked with a key in it, denied by the terminal's list.
+  const repo = join(root, 'repo');
+  mkdirSync(join(repo, 'secret'), { recursive: true });
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  writeFileSync(join(repo, 'src', 'b.ts'), 'b\n');
+  writeFileSync(join(repo, 'secret', 'key.pem'), 'k\n');
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, ...args], {
+      env: { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
+      stdio: 'ignore',
+    });
+  git('init', '-q');
+  git('add', 'a.txt', 'src/b.ts');
+  const rctx: CallContext = { ...ctx, cwd: repo, workspace: repo };
+  const policy = `tools: {terminal: {allowed_paths: [${repo}], denied_paths: [${repo}/secret]}}`;
+
+  it('"If path is under any denied_paths prefix → reject": git status names no such path — a listing is a read of the directory listed, and an untracked directory is shown as its name only', async () => {
+    const guard = guardFor(policy);
+    for (const cmd of ['git status', 'git status --short', 'git status -unormal'])
+      expect((await guard.check(terminal(cmd), rctx)).action, cmd).toBe('allow');
+    // What does read the denied directory is still denied.
+    for (const cmd of [
+      'git status -uall', // lists the files inside untracked directories
+      'git status --untracked-files=all',
+      'git -c status.showUntrackedFiles=all status',
+      'ls secret',
+      'cat secret/key.pem',
+    ]) {
+      const d = await guard.check(terminal(cmd), rctx);
+      expect(d.action, cmd).toBe('deny');
+    }
+  });
+
+  it('a denied directory that holds tracked files is listed by git status: denied', async () => {
+    const guard = guardFor(`tools: {terminal: {allowed_paths: [${repo}], denied_paths: [${repo}/src]}}`);
+    expect((await guard.check(terminal('git status'), rctx)).action).toBe('deny');
+  });
+
+  it('the repository config can turn the collapsed listing off (status.showUntrackedFiles = all): denied', async () => {
+    git('config', 'status.showUntrackedFiles', 'all');
+    try {
+      expect((await guardFor(policy).check(terminal('git status'), rctx)).action).toBe('deny');
+    } finally {
+      git('config', '--unset', 'status.showUntrackedFiles');
+    }
   });
 });

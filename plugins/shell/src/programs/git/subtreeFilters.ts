@@ -11,7 +11,12 @@ export type WorktreeFilterKind =
   /** Every file except untracked ones that are not ignored: git refuses to overwrite those (checkout, merge). */
   | 'notUntracked'
   /** Untracked files only, ignored ones too when `withIgnored` (clean). */
-  | 'untracked';
+  | 'untracked'
+  /**
+   * `git status`'s listing with untracked files shown the default way (`-unormal`): an untracked directory is
+   * shown as its name only ("?? dir/", a name its parent's listing gives), so its own listing reveals nothing.
+   */
+  | 'statusNormal';
 
 export interface FilterInput {
   kind: WorktreeFilterKind;
@@ -43,6 +48,8 @@ export function worktreeFilter(input: FilterInput): SubtreeFilter | undefined {
         return !t;
       case 'unignored':
         return !t && isIgnored(p, isDir) === true;
+      case 'statusNormal':
+        return !t && (isDir || isIgnored(p, false) === true);
       case 'notUntracked':
         return !isDir && !t && isIgnored(p, false) === false;
       case 'untracked': {
