@@ -289,6 +289,67 @@ describe('seed 001 (Wunderland) from the CLI', () => {
   });
 });
 
+describe('violation notifications from toolgate mcp', () => {
+  it('"Real-Time Notifications: Webhooks … for high-severity violations": --webhook delivers a denied call to a real receiver', async () => {
+    const bodies: string[] = [];
+    const server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => {
+        body += d;
+      });
+      req.on('end', () => {
+        bodies.push(body);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const policy = join(root, 'agent.config.json');
+    writeFileSync(
+      policy,
+      JSON.stringify({ defaultPolicy: 'deny', rules: [{ pattern: `${ws}/**`, read: true, write: true }] }),
+    );
+    const child = spawnCli(
+      [
+        'mcp',
+        '--dialect',
+        'wunderland',
+        '--policy',
+        policy,
+        '--cwd',
+        ws,
+        '--webhook',
+        url,
+        '--',
+        process.execPath,
+        FILESYSTEM_SERVER,
+        ws,
+      ],
+      { ...process.env, HOME: home, TOOLGATE_WEBHOOKS_OUTBOX: join(root, 'outbox') },
+    );
+    try {
+      const client = new ScriptedClient(childTransport(child));
+      await client.start();
+      await client.initialize({});
+      const r = (
+        await client.request('tools/call', {
+          name: 'write_file',
+          arguments: { path: '/etc/passwd', content: 'x' },
+        })
+      ).result as { isError?: boolean };
+      expect(r.isError).toBe(true);
+      const end = Date.now() + 10_000;
+      while (bodies.length === 0 && Date.now() < end) await new Promise((res) => setTimeout(res, 50));
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0]).toContain('/etc/passwd');
+    } finally {
+      child.stdin.end();
+      await exited(child);
+      server.close();
+    }
+  }, 30_000);
+});
+
 describe('seed 000 (Folder Guard) from toolgate mcp', () => {
   it('logs "🔒 Folder guard enabled", runs the call on the normalised path, and scopes it to MCP_SESSION_ID', async () => {
     mkdirSync(join(ws, 'learnings'));
