@@ -110,6 +110,11 @@ describe('seed 003: Hermes', () => {
       ["getattr(__builtins__, 'open')('/etc/passwd')", 'PATH_UNCERTAIN'],
       ["open('\\x2fetc/passwd')", 'PATH_UNCERTAIN'],
       ['import cfg\nopen(cfg.path)', 'PATH_UNCERTAIN'],
+      ["from pathlib import Path\n(Path('/tmp') / '..' / 'etc' / 'passwd').read_text()", 'PATH_UNCERTAIN'],
+      ["open('/tmp/' 'x')", 'PATH_UNCERTAIN'],
+      ["open(b'/etc/passwd'.decode())", 'PATH_UNCERTAIN'],
+      ["from os import system as s\ns('id')", 'PATH_UNCERTAIN'],
+      ["import os\nos.symlink('/etc', 'l')", 'PATH_DENIED'],
     ];
     for (const [c, why] of deny) {
       const d = await guard.check(code(c), ctx);

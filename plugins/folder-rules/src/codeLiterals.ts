@@ -149,9 +149,10 @@ export function scanCode(code: string): CodeScan {
     const next = tokens[k + 1];
     if (t.kind === 'str') {
       // Strings glued together or combined by an operator are built at run time.
+      // `/` too: pathlib joins with it (`Path('/ws') / '..' / 'etc'`).
       const glue = (x: Token | undefined) =>
-        x?.kind === 'str' || (x?.kind === 'op' && ['+', '%', '*', '.'].includes(x.value));
-      if (glue(next) || (prev?.kind === 'op' && ['+', '%', '*'].includes(prev.value)))
+        x?.kind === 'str' || (x?.kind === 'op' && ['+', '%', '*', '.', '/'].includes(x.value));
+      if (glue(next) || (prev?.kind === 'op' && ['+', '%', '*', '/'].includes(prev.value)))
         return { literals, dynamic: 'a string built from parts at run time' };
       literals.push(t.value, ...embeddedPaths(t.value));
       continue;
