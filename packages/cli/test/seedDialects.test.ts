@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -348,6 +348,75 @@ describe('violation notifications from toolgate mcp', () => {
       server.close();
     }
   }, 30_000);
+});
+
+/** A minimal real SMTP receiver on 127.0.0.1 (RFC 5321 commands, no TLS, no auth): enough for nodemailer. */
+async function smtpReceiver() {
+  const mails: string[] = [];
+  const server = createNetServer((socket) => {
+    let data = false;
+    let buffer = '';
+    let mail = '';
+    socket.write('220 test ESMTP\r\n');
+    socket.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let i = buffer.indexOf('\r\n');
+      while (i !== -1) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (data) {
+          if (line === '.') {
+            data = false;
+            mails.push(mail);
+            mail = '';
+            socket.write('250 OK queued\r\n');
+          } else mail += `${line}\n`;
+        } else {
+          const verb = line.slice(0, 4).toUpperCase();
+          if (verb === 'EHLO' || verb === 'HELO') socket.write('250 test\r\n');
+          else if (verb === 'DATA') {
+            data = true;
+            socket.write('354 go ahead\r\n');
+          } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+          else socket.write('250 OK\r\n');
+        }
+        i = buffer.indexOf('\r\n');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as AddressInfo).port, mails, close: () => server.close() };
+}
+
+describe('seed 001 e-mail from toolgate hook', () => {
+  it('"High-severity violations trigger real-time notifications via webhooks and/or email": TOOLGATE_SMTP_* from hook', async () => {
+    const smtp = await smtpReceiver();
+    try {
+      const policy = join(root, 'agent.config.json');
+      writeFileSync(
+        policy,
+        JSON.stringify({ defaultPolicy: 'deny', rules: [{ pattern: `${ws}/**`, read: true, write: true }] }),
+      );
+      const r = await run(
+        ['hook', 'gemini-cli', '--dialect', 'wunderland', '--policy', policy],
+        geminiWrite('/etc/passwd'),
+        {
+          TOOLGATE_SMTP_HOST: '127.0.0.1',
+          TOOLGATE_SMTP_PORT: String(smtp.port),
+          TOOLGATE_EMAIL_TO: 'security@example.com',
+          TOOLGATE_EMAIL_FROM: 'toolgate@example.com',
+          TOOLGATE_WEBHOOKS_OUTBOX: join(root, 'outbox'),
+        },
+      );
+      expect(JSON.parse(r.stdout).decision).toBe('deny');
+      const end = Date.now() + 10_000;
+      while (smtp.mails.length === 0 && Date.now() < end) await new Promise((res) => setTimeout(res, 50));
+      expect(smtp.mails).toHaveLength(1);
+      expect(smtp.mails[0]).toContain('/etc/passwd');
+    } finally {
+      smtp.close();
+    }
+  });
 });
 
 describe('seed 000 (Folder Guard) from toolgate mcp', () => {
