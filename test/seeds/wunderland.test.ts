@@ -89,6 +89,24 @@ describe('seed 001: Wunderland', () => {
     // An agent the file does not name gets the global rules, never "no restrictions".
     expect((await guard.check(write('/tmp/x'), other)).action).toBe('allow');
     expect((await guard.check(read(`${HOME}/Documents/research/p.pdf`), other)).action).toBe('deny');
+    // Where the host cannot vouch for the agent id (an MCP client names itself), `perAgent: false`: global.
+    const globalOnly = createGuard({
+      plugins: [
+        folderRules({
+          policy: loadPolicy({
+            dialect: 'wunderland',
+            file: 'a.json',
+            source: JSON.stringify({
+              defaultPolicy: 'deny',
+              rules: [],
+              agents: { wide: { defaultPolicy: 'allow' } },
+            }),
+          }),
+          perAgent: false,
+        }),
+      ],
+    });
+    expect((await globalOnly.check(read('/etc/hosts'), ctxOf('wide'))).action).toBe('deny');
     // The same file with an explicit agent compiles that agent's policy alone.
     const one = loadPolicy({
       dialect: 'wunderland',

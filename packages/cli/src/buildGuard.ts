@@ -133,7 +133,9 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
   // dialect's metacharacter setting (Hermes `allow_metacharacters`) travels in the compiled policy.
   const shellPlugin = shell(shellOptionsOf(policy));
   const guard = createGuard({
-    plugins: [shellPlugin, folderRules({ policy }), ...extraPlugins],
+    // The file's per-agent policies are chosen by `--agent` at load, never by an agent id a client or an
+    // assistant declares for itself (an MCP client's name, a hook event): those get the global policy.
+    plugins: [shellPlugin, folderRules({ policy, perAgent: false }), ...extraPlugins],
     ...(options.disclosure ? { disclosure: options.disclosure } : {}),
   });
   const ctx: CallContext = {

@@ -52,6 +52,11 @@ export interface FolderRulesOptions {
   subtreeWalk?: SubtreeWalkOptions | false;
   /** Where setup lines go (Folder Guard's "🔒 Folder guard enabled - Read paths: […]"); default: nowhere. */
   log?: (line: string) => void;
+  /**
+   * Pick the policy of `ctx.agentId` among the file's agents (default true). `false` where the agent id is
+   * not the host's to vouch for (an MCP client's self-declared name): every call gets the global policy.
+   */
+  perAgent?: boolean;
 }
 
 const OPTION_KEYS = new Set([
@@ -68,6 +73,7 @@ const OPTION_KEYS = new Set([
   'unknownTools',
   'subtreeWalk',
   'log',
+  'perAgent',
 ]);
 const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
 
@@ -218,8 +224,11 @@ export function folderRules(
   const learned: LearnedTools = new Map();
   // Seed 001: "guardrails.setFolderPermissions('agent-id', config)" — one guard, one policy per agent. An
   // agent the file does not name gets the global policy (never no policy).
+  if (options.perAgent !== undefined && typeof options.perAgent !== 'boolean')
+    throw invalid('perAgent', options.perAgent, 'expected a boolean');
+  const agents = options.perAgent === false ? undefined : policy.agents;
   const policyFor = (agentId: string): CompiledPolicy =>
-    (policy.agents && Object.hasOwn(policy.agents, agentId) ? policy.agents[agentId] : undefined) ?? policy;
+    (agents && Object.hasOwn(agents, agentId) ? agents[agentId] : undefined) ?? policy;
   return {
     name: PLUGIN_NAME,
     // Tells core a path policy is installed (so `unguarded` does not apply); the policy itself is `compiled`.
