@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { type CallContext, createGuard, type Disclosure, type Guard, type GuardPlugin } from '@toolgate/core';
 import {
   type CompiledPolicy,
@@ -17,8 +18,8 @@ import { UsageError } from './exitCodes.js';
  */
 export interface BuildGuardOptions {
   dialect: string;
-  /** The policy file. */
-  policy: string;
+  /** The policy file (wolo: default `~/.wolo/config.yaml`). */
+  policy?: string;
   /** The agent's working directory (never the CLI's own unless none is given). */
   cwd?: string;
   /** Defaults to `cwd`. */
@@ -33,6 +34,12 @@ export interface BuildGuardOptions {
   disclosure?: Disclosure;
   /** Extra plugins composed after folder-rules (audit-log, approvals…). */
   plugins?: readonly GuardPlugin[];
+  /** More plugins chosen from the loaded policy (its dialect's audit trail, confirmation cap…). */
+  pluginsFor?: (policy: CompiledPolicy, home: string) => readonly GuardPlugin[];
+  /** wolo `--allow-path/-P` (seed 002's `cli_paths`). */
+  allowPaths?: readonly string[];
+  /** wolo `--wild` (as `WOLO_WILD_MODE=true`). */
+  wild?: boolean;
 }
 
 export interface BuiltGuard {
@@ -62,6 +69,27 @@ export function shellOptionsOf(policy: CompiledPolicy): ShellOptions {
   };
 }
 
+/**
+ * wolo's command-line settings: `-P` paths (absolute, against this shell's directory), and the config file
+ * when none is given — "Add to ~/.wolo/config.yaml", or with no file the seed's defaults (workdir and /tmp).
+ */
+function woloOptions(
+  options: BuildGuardOptions,
+  home: string,
+): { cliPaths?: string[]; policy?: { file: string } | { file: string; source: string } } {
+  const isWolo = options.dialect === 'wolo';
+  if (!isWolo && (options.allowPaths?.length || options.wild))
+    throw new UsageError('--allow-path and --wild are wolo options (--dialect wolo)');
+  if (!isWolo) return {};
+  const out: ReturnType<typeof woloOptions> = {};
+  if (options.allowPaths?.length) out.cliPaths = options.allowPaths.map((p) => absolute(p, '--allow-path'));
+  if (!options.policy) {
+    const file = join(home, '.wolo', 'config.yaml');
+    out.policy = existsSync(file) ? { file } : { file, source: 'path_safety: {}\n' };
+  }
+  return out;
+}
+
 function absolute(dir: string, flag: string): string {
   if (dir.trim() === '') throw new UsageError(`${flag} must not be empty`);
   return isAbsolute(dir) ? resolve(dir) : resolve(process.cwd(), dir);
@@ -81,28 +109,34 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
     throw new UsageError(
       `--dialect must be one of ${DIALECTS.join(', ')}, got ${JSON.stringify(options.dialect)}`,
     );
-  if (!options.policy) throw new UsageError('--policy <file> is required');
-  const env = options.env ?? process.env;
+  let env = options.env ?? process.env;
   const home = env.HOME;
   if (!home || !isAbsolute(home))
     throw new UsageError(`HOME must be set to an absolute path, got ${JSON.stringify(home)}`);
+  const wolo = woloOptions(options, home);
+  if (!options.policy && !wolo.policy) throw new UsageError('--policy <file> is required');
+  // "Enable via CLI: wolo --wild" — the same switch as "WOLO_WILD_MODE=true".
+  if (options.wild) env = { ...env, WOLO_WILD_MODE: 'true' };
   const cwd = absolute(options.cwd ?? process.cwd(), '--cwd');
   const workspace = options.workspace === undefined ? cwd : absolute(options.workspace, '--workspace');
   const policy = loadPolicy({
     dialect: options.dialect as DialectName,
-    file: absolute(options.policy, '--policy'),
+    ...(options.policy ? { file: absolute(options.policy, '--policy') } : (wolo.policy ?? {})),
     env,
+    ...(wolo.cliPaths ? { cliPaths: wolo.cliPaths } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     ...(options.overlays !== undefined
       ? { overlays: options.overlays.map((o) => absolute(o, '--overlay')) }
       : {}),
   });
-  const extraPlugins = options.plugins ?? [];
+  const extraPlugins = [...(options.plugins ?? []), ...(options.pluginsFor?.(policy, home) ?? [])];
   // The shell plugin turns shell tools' commands into accesses folder-rules judges like any other; a
   // dialect's metacharacter setting (Hermes `allow_metacharacters`) travels in the compiled policy.
   const shellPlugin = shell(shellOptionsOf(policy));
   const guard = createGuard({
-    plugins: [shellPlugin, folderRules({ policy }), ...extraPlugins],
+    // The file's per-agent policies are chosen by `--agent` at load, never by an agent id a client or an
+    // assistant declares for itself (an MCP client's name, a hook event): those get the global policy.
+    plugins: [shellPlugin, folderRules({ policy, perAgent: false }), ...extraPlugins],
     ...(options.disclosure ? { disclosure: options.disclosure } : {}),
     // The policy's `sandbox: uncertain | always`: shell calls analysis cannot prove run under bubblewrap.
     ...(sandboxModeOf(policy) !== 'off' ? { sandbox: sandbox({ policy }) } : {}),

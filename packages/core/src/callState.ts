@@ -37,6 +37,13 @@ export interface CallState {
   prompt(finding: Omit<Finding, 'action'> & { action?: Finding['action'] }): void;
   /** Record a rule that matched, for explain and audit. */
   match(rule: MatchedRule): void;
+  /**
+   * Ask the host to run the tool with argument `name` set to `value` (a path normalised to what was checked,
+   * Folder Guard's `args[paramName] = normalizedPath`). Only an allowed call carries it, as `decision.args`.
+   */
+  rewriteArg(name: string, value: unknown): void;
+  /** The rewrites recorded so far (empty when none). */
+  readonly rewrites: ReadonlyMap<string, unknown>;
   /** `resolvePath` against this call's context, memoised for the duration of the call. */
   resolve(raw: string, options?: ResolveOptions): ResolvedPath;
   /** Builds an `Access` for `raw` (resolved against this call's context). */
@@ -58,6 +65,7 @@ export class CallStateImpl implements CallState {
   private matchList: MatchedRule[] | undefined = undefined;
   private cache: Map<string, ResolvedPath> | undefined = undefined;
   private claims: Set<string> | undefined = undefined;
+  private rewriteMap: Map<string, unknown> | undefined = undefined;
   private realDirs: Set<string> | undefined = undefined;
 
   constructor(id: string, call: ToolCall, ctx: CallContext, session: Map<string, unknown>) {
@@ -78,6 +86,16 @@ export class CallStateImpl implements CallState {
   prompt(finding: Omit<Finding, 'action'> & { action?: Finding['action'] }): void {
     this.promptList ??= [];
     this.promptList.push({ ...finding, action: 'prompt', plugin: finding.plugin ?? this.activePlugin });
+  }
+
+  get rewrites(): ReadonlyMap<string, unknown> {
+    return this.rewriteMap ?? new Map();
+  }
+
+  rewriteArg(name: string, value: unknown): void {
+    if (typeof name !== 'string' || name === '') return;
+    if (!this.rewriteMap) this.rewriteMap = new Map();
+    this.rewriteMap.set(name, value);
   }
 
   claim(tag: string): void {

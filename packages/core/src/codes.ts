@@ -31,6 +31,10 @@ export const verdictCodes = {
     'Not a denial: analysis could not prove the shell call, so it runs inside the OS sandbox compiled from the policy (`sandbox: uncertain | always`).',
   SANDBOX_UNAVAILABLE:
     'The call would run inside the OS sandbox, but the sandbox cannot run here (no bubblewrap, no user namespaces, or the policy cannot be compiled to mounts); the call is denied, never run unconfined.',
+  TOOL_DISABLED:
+    'The policy disables this tool (Hermes `tools.<tool>.enabled: false`): every call of it is denied, with or without paths.',
+  TOOL_APPROVAL:
+    "The policy requires approval for every call of this tool (OpenFang `requires_approval`); asked in the same single request as the call's path prompts.",
 } as const;
 
 export const errorCodes = {

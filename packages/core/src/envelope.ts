@@ -15,6 +15,7 @@ const DEFAULT_HINTS: Record<string, string> = {
   PLUGIN_ERROR: 'The guard could not evaluate this call; report the error to the user.',
   UNKNOWN_TOOL: 'This tool is not known to the guard; use a known file tool or ask the user.',
   NO_POLICY: 'No policy is configured for file access; ask the user to configure one.',
+  TOOL_DISABLED: 'This tool is disabled by the policy; use another tool or ask the user.',
   INVALID_CALL: 'Send the tool call with a tool name and an object of arguments.',
 };
 

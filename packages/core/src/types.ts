@@ -172,6 +172,11 @@ export interface Decision {
   matched: MatchedRule[];
   /** Present when `action` is `deny`. */
   envelope?: RejectionEnvelope;
+  /**
+   * Present when an allowed call's arguments were normalised by a plugin (Folder Guard: path arguments as
+   * the absolute paths that were checked): the host runs the tool with these instead of `call.args`.
+   */
+  args?: Record<string, unknown>;
   approval?: ApprovalOutcome;
   /**
    * Present when the call runs inside the OS sandbox instead (policy `sandbox: uncertain | always`): the host

@@ -200,6 +200,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A shell tool's call analysis could not prove runs its command wrapped in the OS sandbox.
     else if (decision.sandboxed)
       relayRequest({ ...message, params: { ...message.params, arguments: decision.sandboxed.args } });
+    // The server runs the call with the arguments the guard normalised, if any (the paths it checked).
+    else if (decision.args)
+      relayRequest({ ...message, params: { ...message.params, arguments: decision.args } } as typeof message);
     else relayRequest(message);
   };
 

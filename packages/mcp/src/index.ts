@@ -8,6 +8,8 @@ export { denyResult } from './denyResult.js';
 export type { Elicit, ElicitationApprover, ElicitationApproverOptions } from './elicitationApprover.js';
 export { elicitationApprover } from './elicitationApprover.js';
 export { requireAbsolutePaths } from './requireAbsolutePaths.js';
+export type { HttpApi, HttpApiOptions } from './serveHttpApi.js';
+export { serveHttpApi } from './serveHttpApi.js';
 export type { StdioStreams } from './serveStdio.js';
 export { serveStdio } from './serveStdio.js';
 export type { HttpUpstream, StdioUpstream, UpstreamOptions } from './upstream.js';

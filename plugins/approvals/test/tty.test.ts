@@ -9,7 +9,7 @@ import { makeWorkspace, type Workspace } from './helpers/workspace.js';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = resolve(here, '../../..');
 const host = join(here, 'fixtures', 'ttyHost.ts');
-const QUESTION = 'Allow this operation? [Y/n/a/q]';
+const QUESTION = 'Allow this operation? [';
 // The host resolves workspace packages to src/ like the tests do, and runs TypeScript through tsx.
 const node = [process.execPath, '--conditions=source', '--import', 'tsx', host];
 
@@ -49,20 +49,40 @@ function decisions(text: string) {
 }
 
 describe('tty strategy in a real pseudo-terminal (tmux)', () => {
-  it('answers Y, n, a and q as seed 002 says, re-asking on empty or unknown input', async () => {
-    const { term, results } = startHost('keys', [
-      write('secrets/a.txt'), // Y: allow, directory granted
-      write('secrets/b.txt'), // answered by the grant, no question
-      write('secrets/deep/c\u001b[2J.txt'), // Enter, "maybe", then n: denied
-      write('secrets/deep/d.txt'), // a: allow, subtree granted
-      write('secrets/deep/e/f.txt'), // answered by the grant
-      { sessionId: 's1', tool: 'read_file', args: { path: 'secrets/r.txt' } }, // q: session cancelled
-      write('secrets/deep/g.txt'), // cancelled session: denied without a question
+  it('seed 002 "[Y/n/a/q]": Enter alone is Y by default (the capital is the default)', async () => {
+    const { term, results } = startHost('enter', [write('secrets/a.txt'), write('secrets/b.txt')]);
+    await term.waitFor((s) => count(s, QUESTION) >= 1, 'the question');
+    expect(term.screen()).toContain('Allow this operation? [Y/n/a/q]');
+    term.type('');
+    const out = decisions(await waitForFile(results, 'DONE'));
+    // "Y - Allow and confirm the path's containing directory for this session": b.txt needs no question.
+    expect(out.map((d) => [d.action, d.by])).toEqual([
+      ['allow', 'tty'],
+      ['allow', 'grant'],
     ]);
+    expect(count(term.screen(), QUESTION)).toBe(1);
+  });
+
+  it('answers Y, n, a and q as seed 002 says; with emptyAnswer ask-again, re-asks on empty or unknown input', async () => {
+    const { term, results } = startHost(
+      'keys',
+      [
+        write('secrets/a.txt'), // Y: allow, directory granted
+        write('secrets/b.txt'), // answered by the grant, no question
+        write('secrets/deep/c\u001b[2J.txt'), // Enter, "maybe", then n: denied
+        write('secrets/deep/d.txt'), // a: allow, subtree granted
+        write('secrets/deep/e/f.txt'), // answered by the grant
+        { sessionId: 's1', tool: 'read_file', args: { path: 'secrets/r.txt' } }, // q: session cancelled
+        write('secrets/deep/g.txt'), // cancelled session: denied without a question
+      ],
+      20_000,
+      { HOST_EMPTY: 'ask-again' },
+    );
     const asked = (n: number) => (s: string) => count(s, QUESTION) >= n;
     let screen = await term.waitFor(asked(1), 'the first question');
     expect(screen).toContain('Path Confirmation Required');
     expect(screen).toContain(`Operation: write   Path: ${join(ws.secrets, 'a.txt')}`);
+    expect(screen).toContain('Allow this operation? [y/n/a/q]');
     term.type('Y');
     screen = await term.waitFor(asked(2), 'the second question');
     expect(screen).toContain(`* write allowed in files in ${ws.secrets} for the rest of this session`);

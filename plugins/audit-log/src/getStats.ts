@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Severity } from '@toolgate/core';
-import { defaultTrailFile } from './options.js';
+import { defaultTrailFile, expandHome } from './options.js';
 import { readRecords } from './readRecords.js';
 import { compileFilter, decisionOf, type RecordFilter } from './recordFilter.js';
 
@@ -40,7 +40,7 @@ export async function getStats(options: RecordFilter = {}): Promise<AuditStats> 
     invalid: 0,
   };
   const counts = { invalid: 0 };
-  for await (const record of readRecords(resolve(options.file ?? defaultTrailFile()), counts)) {
+  for await (const record of readRecords(resolve(expandHome(options.file ?? defaultTrailFile())), counts)) {
     if (!match(record)) continue;
     stats.total++;
     bump(stats.bySeverity, record.severity);

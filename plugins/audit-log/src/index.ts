@@ -6,7 +6,7 @@ export type { Durability, TrailCounters } from './durableFile.js';
 export type { AuditStats } from './getStats.js';
 export { getStats } from './getStats.js';
 export type { AuditLogOptions } from './options.js';
-export { defaultTrailFile } from './options.js';
+export { defaultTrailFile, expandHome } from './options.js';
 export type { QueryOptions } from './queryViolations.js';
 export { queryViolations } from './queryViolations.js';
 export type { TrailLine } from './readRecords.js';

@@ -63,6 +63,13 @@ export interface CompiledOptions {
   ship: readonly DestinationStream[];
 }
 
+/** `~` and `~/…` are the home directory (`HOME`, else the OS's idea of it). */
+export function expandHome(path: string): string {
+  if (path !== '~' && !path.startsWith('~/')) return path;
+  const home = process.env.HOME || homedir();
+  return join(home, path.slice(1));
+}
+
 export function defaultTrailFile(): string {
   return join(homedir(), '.toolgate', 'audit', 'violations.log');
 }
@@ -138,7 +145,9 @@ export function compileOptions(options: AuditLogOptions): CompiledOptions {
   }
   if (options.file !== undefined && (typeof options.file !== 'string' || options.file === ''))
     throw invalid('file', options.file, 'a non-empty path');
-  const file = resolve(options.file ?? defaultTrailFile());
+  // Seed 001 writes its path as `~/.wunderland/security/violations.log`: `~` is the operator's home, never a
+  // directory named `~` under the process's cwd.
+  const file = resolve(expandHome(options.file ?? defaultTrailFile()));
   try {
     if (statSync(file).isDirectory()) throw invalid('file', file, 'a file, not a directory');
   } catch (error) {

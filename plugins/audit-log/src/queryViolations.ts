@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describeValue, ToolgateError } from '@toolgate/core';
-import { defaultTrailFile } from './options.js';
+import { defaultTrailFile, expandHome } from './options.js';
 import { readRecords } from './readRecords.js';
 import type { AuditRecord } from './record.js';
 import { compileFilter, type RecordFilter } from './recordFilter.js';
@@ -29,7 +29,7 @@ export async function queryViolations(options: QueryOptions = {}): Promise<Audit
     );
   const match = compileFilter(options, 'SECURITY_VIOLATION');
   const out: Record<string, unknown>[] = [];
-  for await (const record of readRecords(resolve(options.file ?? defaultTrailFile()))) {
+  for await (const record of readRecords(resolve(expandHome(options.file ?? defaultTrailFile())))) {
     if (!match(record)) continue;
     out.push(record);
     if (out.length > limit) out.shift();

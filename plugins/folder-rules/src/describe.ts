@@ -35,10 +35,31 @@ function roots(policy: CompiledPolicy, dctx: DescribeContext) {
           .map((r) => strip(r.pattern)),
       ),
     ];
-    return { read: pick((a) => a === 'read' || a === 'write'), write: pick((a) => a === 'write') };
+    const pickShell = () => [
+      ...new Set(
+        policy.rules
+          .filter((r) => !r.block && r.access === 'write' && r.vector !== 'file')
+          .map((r) => strip(r.pattern)),
+      ),
+    ];
+    return {
+      read: pick((a) => a === 'read' || a === 'write'),
+      write: pick((a) => a === 'write'),
+      shell: pickShell(),
+    };
   }
   const ev = evaluatorFor(policy, ctx);
-  return { read: ev.allowedRoots('read', 'file'), write: ev.allowedRoots('write', 'file') };
+  return {
+    read: ev.allowedRoots('read', 'file'),
+    write: ev.allowedRoots('write', 'file'),
+    // A shell tool is judged by the shell vector's rules (Hermes `tools.terminal.*`), never the file tools'.
+    shell: ev.allowedRoots('write', 'shell'),
+  };
+}
+
+/** Folder Guard's own Downloads/ exception: shown as the seed's SPECIAL ACCESS line, not as a listed root. */
+function isDownloads(root: string, policy: CompiledPolicy): boolean {
+  return policy.dialect === 'folderguard' && /(^|\/)Downloads$/.test(root);
 }
 
 /** Nothing at all is writable: no write rule, and the default denies writes. */
@@ -59,7 +80,8 @@ export function describeTools(
   policy: CompiledPolicy,
   learned: LearnedTools,
 ): ToolDescriptor[] {
-  if (policy.disabled) return tools;
+  // Hermes: "No changes to tool schemas seen by the LLM — the LLM doesn't need to know about the allowlist."
+  if (policy.disabled || policy.gates?.describe === false) return tools;
   const allowed = roots(policy, dctx);
   const hide = policy.hideWriteTools && nothingWritable(policy);
   const out: ToolDescriptor[] = [];
@@ -81,7 +103,10 @@ export function describeTools(
       continue;
     }
     if (hide && writes && c.kind !== 'shell') continue;
-    const list = writes ? allowed.write : allowed.read;
+    const downloads = policy.dialect === 'folderguard';
+    const list = (c.kind === 'shell' ? allowed.shell : writes ? allowed.write : allowed.read).filter(
+      (r) => !isDownloads(r, policy),
+    );
     const lines = ['📁 **DIRECTORY ACCESS RESTRICTIONS:**', ''];
     if (list.length === 0)
       lines.push(
@@ -92,7 +117,15 @@ export function describeTools(
         `⚠️ **IMPORTANT:** You can ONLY ${writes ? 'write to' : 'read from'} these directories:`,
         ...list,
       );
-    lines.push('', 'Use ONLY these directories when calling this tool.');
+    // Seed 000's enhanced description, word for word: the Downloads/ exception has its own line.
+    if (downloads)
+      lines.push(
+        '',
+        "✅ **SPECIAL ACCESS:** The 'Downloads/' folder is always accessible.",
+        '',
+        'Use ONLY these directories (or Downloads/) when calling this tool.',
+      );
+    else lines.push('', 'Use ONLY these directories when calling this tool.');
     const description = `${stripBlock(tool.description ?? '')}${BLOCK_START}\n${lines.join('\n')}\n${BLOCK_END}`;
     out.push({ ...tool, description });
   }

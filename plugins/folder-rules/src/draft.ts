@@ -5,6 +5,7 @@ import type {
   PolicyRule,
   PolicyTest,
   ShellSettings,
+  ToolGates,
   ToolSpec,
   Vector,
 } from './types.js';
@@ -28,6 +29,7 @@ export interface PolicyDraft {
   disabled?: boolean;
   hideWriteTools?: boolean;
   tests?: PolicyTest[];
+  gates?: ToolGates;
   extras?: Record<string, unknown>;
   /** This layer may only narrow what the layers beneath it allow. */
   narrowOnly?: boolean;

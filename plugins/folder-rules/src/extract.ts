@@ -40,7 +40,9 @@ export function extractAccesses(
     const onLink =
       (spec.op === 'move' && READ_ENDS.has(name)) || (spec.op === 'write' && DELETE_WORDS.test(tool));
     const scope = spec.subtree && !CONTEXT_ARGS.has(name) ? 'subtree' : 'path';
-    const one = (raw: unknown, where: string) => {
+    const one = (given: unknown, where: string) => {
+      // Folder Guard: "Empty string or \".\": Normalized to workspace root" — `""` is the workspace itself.
+      const raw = given === '' && policy.relativeTo === 'workspace' ? '.' : given;
       if (typeof raw !== 'string' || raw.length === 0 || raw.includes('\0')) {
         out.push(uncertainAccess(String(raw), op, where, `path argument is not a usable string`));
         return;

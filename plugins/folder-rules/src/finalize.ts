@@ -20,6 +20,7 @@ export function finalize(draft: PolicyDraft, sources: readonly string[]): Compil
     relativeTo: draft.relativeTo ?? 'cwd',
     disabled: draft.disabled ?? false,
     hideWriteTools: draft.hideWriteTools ?? false,
+    ...(draft.gates ? { gates: draft.gates } : {}),
     tests: draft.tests ?? [],
     extras: { ...(draft.extras ?? {}), vars },
   };

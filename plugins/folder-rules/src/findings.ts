@@ -37,14 +37,27 @@ function actor(access: Access, tool: string): string {
  * entry (`grep would read /ws/.env: …`), and the envelope's path is that entry; a subtree judged by the worst
  * case says why (`SUBTREE_UNBOUNDED`).
  */
+/**
+ * A dialect's own words where its seed gives them: wolo's confirmation sentence (seed 002) and Folder
+ * Guard's `validatePathInAllowedPaths` error (seed 000, Go's `%v` of a slice).
+ */
+function seedWording(dialect: string, ev: Evaluation, access: Access, allowed: string[]): string | undefined {
+  if (dialect === 'wolo' && ev.decision === 'prompt' && !ev.rule && access.op !== 'read')
+    return 'This path is not in the default allowlist (/tmp) or configured whitelist.';
+  if (dialect === 'folderguard' && ev.decision === 'deny' && (!ev.rule || ev.rule.access === 'read'))
+    return `path '${access.raw}' is not within any of the allowed paths: [${allowed.join(' ')}]`;
+  return undefined;
+}
+
 export function findingFor(
   ev: Evaluation,
   access: Access,
   allowedPaths: string[],
   tool = 'the tool',
+  dialect = '',
 ): Finding {
   const prompt = ev.decision === 'prompt';
-  let reason = reasonFor(ev, access);
+  let reason = seedWording(dialect, ev, access, allowedPaths) ?? reasonFor(ev, access);
   let subject = access;
   if (ev.cause) {
     reason = `${actor(access, tool)} would ${access.op} ${ev.cause.path}: ${reason}`;

@@ -14,6 +14,8 @@ import { type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
 import { extractAccesses } from './extract.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
+import { folderGuardStatus } from './folderGuardStatus.js';
+import { codeAccesses, codeToolOf, gateFinding } from './gates.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
 import type { SubtreeWalkOptions } from './subtreeWalk.js';
 import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
@@ -48,6 +50,13 @@ export interface FolderRulesOptions {
    * that could match beneath, without looking (the worst case, no I/O).
    */
   subtreeWalk?: SubtreeWalkOptions | false;
+  /** Where setup lines go (Folder Guard's "🔒 Folder guard enabled - Read paths: […]"); default: nowhere. */
+  log?: (line: string) => void;
+  /**
+   * Pick the policy of `ctx.agentId` among the file's agents (default true). `false` where the agent id is
+   * not the host's to vouch for (an MCP client's self-declared name): every call gets the global policy.
+   */
+  perAgent?: boolean;
 }
 
 const OPTION_KEYS = new Set([
@@ -63,6 +72,8 @@ const OPTION_KEYS = new Set([
   'tools',
   'unknownTools',
   'subtreeWalk',
+  'log',
+  'perAgent',
 ]);
 const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
 
@@ -176,6 +187,18 @@ function walkOptionsOf(value: unknown): SubtreeWalkOptions | false {
 }
 
 /**
+ * Folder Guard: "Validated paths passed to original tool executor" — each string path argument is rewritten
+ * to the absolute path that was checked (`""` and relative paths resolved against the workspace), so the
+ * tool cannot read it differently (seed: `args[paramName] = normalizedPath`).
+ */
+function normalisePathArgs(accesses: readonly Access[], state: CallState): void {
+  for (const a of accesses) {
+    const m = /^folder-rules:args\.([^[\]]+)$/.exec(a.origin);
+    if (m && a.certain && typeof state.call.args[m[1]!] === 'string') state.rewriteArg(m[1]!, a.path);
+  }
+}
+
+/**
  * The path policy plugin: classifies tool calls, extracts every path argument, and judges every access
  * (its own and the shell plugin's) against a compiled policy in any dialect.
  *
@@ -194,7 +217,18 @@ export function folderRules(
 ): GuardPlugin & { readonly compiled: CompiledPolicy } {
   const policy = resolveOptions(options);
   const walkOptions: EvaluateOptions = { walk: walkOptionsOf(options.subtreeWalk) };
+  if (options.log !== undefined && typeof options.log !== 'function')
+    throw invalid('log', options.log, 'expected a function (line: string) => void');
+  const status = folderGuardStatus(policy);
+  if (status !== undefined) options.log?.(status);
   const learned: LearnedTools = new Map();
+  // Seed 001: "guardrails.setFolderPermissions('agent-id', config)" — one guard, one policy per agent. An
+  // agent the file does not name gets the global policy (never no policy).
+  if (options.perAgent !== undefined && typeof options.perAgent !== 'boolean')
+    throw invalid('perAgent', options.perAgent, 'expected a boolean');
+  const agents = options.perAgent === false ? undefined : policy.agents;
+  const policyFor = (agentId: string): CompiledPolicy =>
+    (agents && Object.hasOwn(agents, agentId) ? agents[agentId] : undefined) ?? policy;
   return {
     name: PLUGIN_NAME,
     // Tells core a path policy is installed (so `unguarded` does not apply); the policy itself is `compiled`.
@@ -203,18 +237,27 @@ export function folderRules(
     // An uncertain access cannot be refused by a policy that refuses nothing for its operation (Wunderland's
     // `dangerous` tier, a disabled Folder Guard, wolo wild mode): denying it would be a false deny.
     coversUncertain(access, ctx) {
-      return policy.disabled || evaluatorFor(policy, ctx).allowsEverywhere(access.op, vectorOf(access));
+      const p = policyFor(ctx.agentId);
+      return p.disabled || evaluatorFor(p, ctx).allowsEverywhere(access.op, vectorOf(access));
     },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
-        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
+        const p = policyFor(state.ctx.agentId);
+        const code = codeToolOf(p, call.tool);
+        if (code) return [...accesses, ...codeAccesses(call, code, state)];
+        const c = classify(call, p.tools, learned, p.shell?.notShell);
         if (c.kind === 'shell') return accesses;
-        const mine = extractAccesses(call.tool, call.args, c.spec, policy, state);
+        const mine = extractAccesses(call.tool, call.args, c.spec, p, state);
+        if (p.dialect === 'folderguard' && !p.disabled) normalisePathArgs(mine, state);
         return mine.length === 0 ? accesses : [...accesses, ...mine];
       });
       hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (call, state): Finding | undefined => {
-        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
-        if (c.kind === 'shell' && !state.claimed('shell') && !policy.disabled) {
+        const p = policyFor(state.ctx.agentId);
+        const c = classify(call, p.tools, learned, p.shell?.notShell);
+        const gate = gateFinding(call.tool, c, p);
+        if (gate?.action === 'deny') return gate;
+        if (gate) state.prompt(gate);
+        if (c.kind === 'shell' && !state.claimed('shell') && !p.disabled) {
           return {
             action: 'deny',
             code: 'UNKNOWN_TOOL',
@@ -222,37 +265,39 @@ export function folderRules(
             hint: 'Use a file tool instead, or ask the user.',
           };
         }
-        // Code execution touches whatever the code touches: no argument says which paths (fail closed).
+        // Code execution touches whatever the code touches: no argument says which paths (fail closed),
+        // unless the policy scopes the tool by the code's literals (Hermes `code_execution`).
         if (
           c.kind === 'known' &&
           c.spec.op === 'opaque' &&
-          !policy.disabled &&
-          policy.unknownTools !== 'allow'
+          !codeToolOf(p, call.tool) &&
+          !p.disabled &&
+          p.unknownTools !== 'allow'
         ) {
           const finding: Finding = {
-            action: policy.unknownTools,
+            action: p.unknownTools,
             code: 'UNKNOWN_TOOL',
             reason: `tool ${JSON.stringify(call.tool)} runs code whose file accesses cannot be analysed`,
             hint: 'Use the file tools or a shell command instead, or ask the user.',
           };
-          if (policy.unknownTools === 'deny') return finding;
+          if (p.unknownTools === 'deny') return finding;
           state.prompt(finding);
         }
-        if (c.kind === 'unknown' && policy.unknownTools !== 'allow') {
+        if (c.kind === 'unknown' && p.unknownTools !== 'allow') {
           const access = state.accesses.find((a) => a.origin.startsWith(`${PLUGIN_NAME}:`));
           if (access) {
             const finding: Finding = {
-              action: policy.unknownTools,
+              action: p.unknownTools,
               code: 'UNKNOWN_TOOL',
               reason: `tool ${JSON.stringify(call.tool)} is not classified and has path arguments`,
               access,
               hint: 'Use a known file tool, or ask the user to classify this tool.',
             };
-            if (policy.unknownTools === 'deny') return finding;
+            if (p.unknownTools === 'deny') return finding;
             state.prompt(finding);
           }
         }
-        return judge(state.accesses, state, call.tool);
+        return judge(p, state.accesses, state, call.tool);
       });
       hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) =>
         describeTools(tools, dctx, policy, learned),
@@ -260,7 +305,12 @@ export function folderRules(
     },
   };
 
-  function judge(accesses: readonly Access[], state: CallState, tool: string): Finding | undefined {
+  function judge(
+    policy: CompiledPolicy,
+    accesses: readonly Access[],
+    state: CallState,
+    tool: string,
+  ): Finding | undefined {
     if (accesses.length === 0) return undefined;
     for (const access of accesses) {
       if (policy.rejectTraversal && hasTraversal(access.raw)) {
@@ -280,7 +330,8 @@ export function folderRules(
       const result = ev.evaluate(access, walkOptions);
       for (const rule of result.matched) state.match(matchedRule(rule));
       if (result.decision === 'allow') continue;
-      const finding = findingFor(result, access, ev.allowedRoots(access.op, vectorOf(access)), tool);
+      const roots = ev.allowedRoots(access.op, vectorOf(access));
+      const finding = findingFor(result, access, roots, tool, policy.dialect);
       if (result.decision === 'deny') return finding;
       state.prompt(finding);
     }

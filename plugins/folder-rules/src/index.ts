@@ -9,6 +9,7 @@ export type { EvaluateOptions, Evaluator } from './evaluator.js';
 export { createEvaluator, evaluatorFor } from './evaluator.js';
 export type { ExplainedAccess, ExplainResult } from './explain.js';
 export { explain, formatExplain } from './explain.js';
+export { folderGuardStatus } from './folderGuardStatus.js';
 export type { FolderRulesOptions, InlineRule } from './folderRules.js';
 export { folderRules } from './folderRules.js';
 export type { LintFinding, LintResult } from './lint.js';

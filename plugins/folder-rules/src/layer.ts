@@ -35,6 +35,7 @@ export function layerDrafts(base: PolicyDraft, overlay: PolicyDraft): PolicyDraf
   ] as const) {
     if (overlay[key] !== undefined) (out as unknown as Record<string, unknown>)[key] = overlay[key];
   }
+  if (overlay.gates) out.gates = { ...base.gates, ...overlay.gates };
   if (overlay.tools) out.tools = { ...base.tools, ...overlay.tools };
   // Field by field, so an overlay that adds shell tools keeps the base's metacharacter mode (and tools).
   if (overlay.shell)

@@ -102,6 +102,13 @@ export async function lint(policy: CompiledPolicy, options: LintOptions = {}): P
         `pattern ${p} contains ".." and can never match a normalised path`,
         r.source,
       );
+    if (r.description?.includes('(write without read: denied)'))
+      add(
+        'warning',
+        'write-without-read',
+        `rule ${p} has read: false, write: true: there is no write-only access, so it denies both`,
+        r.source,
+      );
     if (r.description?.includes('flags say allow'))
       add(
         'warning',

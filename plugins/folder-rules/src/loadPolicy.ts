@@ -7,6 +7,7 @@ import { loadToolgate } from './dialects/toolgate.js';
 import { loadWolo } from './dialects/wolo.js';
 import { loadWunderland } from './dialects/wunderland.js';
 import type { PolicyDraft } from './draft.js';
+import { stableHash } from './hash.js';
 import { finalizeLayered } from './layer.js';
 import { type ConfigFormat, formatOf, parseConfig, readConfig } from './parseConfig.js';
 import type { CompiledPolicy } from './types.js';
@@ -39,6 +40,8 @@ export interface LoadPolicyOptions {
   narrowOnly?: boolean;
   /** Where `${VAR}` in the config expand from (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** wolo only: seed 002's `cli_paths` (`--allow-path/-P`), writable without confirmation. */
+  cliPaths?: readonly string[];
 }
 
 function parseFile(dialect: DialectName, file: string, source: string | undefined): unknown {
@@ -75,9 +78,22 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
       'loadPolicy: give option file (a path) or source (the text)',
     );
   const file = options.file ?? `<inline ${dialect}>`;
+  if (options.cliPaths !== undefined) {
+    if (dialect !== 'wolo')
+      throw new ToolgateError(
+        'TOOLGATE_ERR_INVALID_OPTIONS',
+        `loadPolicy: option cliPaths is seed 002's (dialect wolo), got dialect ${describeValue(dialect)}`,
+      );
+    if (!Array.isArray(options.cliPaths) || options.cliPaths.some((p) => typeof p !== 'string' || p === ''))
+      throw new ToolgateError(
+        'TOOLGATE_ERR_INVALID_OPTIONS',
+        `loadPolicy: option cliPaths must be a list of paths, got ${describeValue(options.cliPaths)}`,
+      );
+  }
   const ctx: LoadContext = {
     env: options.env ?? process.env,
     ...(options.agent ? { agent: options.agent } : {}),
+    ...(options.cliPaths ? { cliPaths: options.cliPaths } : {}),
   };
   const loaders = LOADERS[dialect];
   const base = loaders.load(parseFile(dialect, file, options.source), file, ctx);
@@ -93,5 +109,40 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
     overlays.push(options.narrowOnly ? { ...draft, narrowOnly: true } : draft);
     sources.push(overlayFile);
   }
-  return finalizeLayered(base, overlays, sources);
+  const compiled = finalizeLayered(base, overlays, sources);
+  return withAgents(
+    compiled,
+    options.agent === undefined ? base : undefined,
+    overlays.slice(0),
+    sources,
+    file,
+  );
+}
+
+/**
+ * Without an `agent` option, every agent the file names gets its own compiled policy (the global one layered
+ * with its overlay, then the overlay files), and folder-rules picks one per call by `ctx.agentId` (seed 001:
+ * one guard, `setFolderPermissions(agentId, config)` per agent). Compiled here, once, never per call.
+ */
+function withAgents(
+  compiled: CompiledPolicy,
+  base: PolicyDraft | undefined,
+  overlays: PolicyDraft[],
+  sources: string[],
+  file: string,
+): CompiledPolicy {
+  const named = base?.agents ? Object.entries(base.agents) : [];
+  if (named.length === 0) return compiled;
+  const agents: Record<string, CompiledPolicy> = {};
+  for (const [name, draft] of named)
+    agents[name] = finalizeLayered(
+      base as PolicyDraft,
+      [draft, ...overlays],
+      [file, `${file}#agents.${name}`, ...sources.slice(1)],
+    );
+  const hash = stableHash({
+    global: compiled.hash,
+    agents: Object.fromEntries(Object.entries(agents).map(([n, p]) => [n, p.hash])),
+  });
+  return Object.freeze({ ...compiled, hash, agents: Object.freeze(agents) });
 }

@@ -67,6 +67,27 @@ export interface ShellToolEntry {
   userArg?: string;
 }
 
+/**
+ * Whole-tool gates a dialect sets beside its path rules (they judge calls, not paths):
+ * Hermes `tools.<t>.enabled: false`, OpenFang's tool-level `requires_approval`, Hermes code_execution scoping.
+ */
+export interface ToolGates {
+  /** Every call of a tool of this vector is denied (`shell`: shell tools; `file`: file and MCP file tools). */
+  disabledVectors?: readonly Vector[];
+  /** Every call of these tools is denied (Hermes `tools.code_execution.enabled: false`). */
+  disabledTools?: readonly string[];
+  /** Every call of these tools needs approval (`true`: every tool): one request with the call's path prompts. */
+  approvalTools?: readonly string[] | true;
+  /**
+   * Code-running tools whose string literals are judged as shell-vector paths instead of refusing the tool
+   * outright (Hermes `code_execution` under `tools.terminal` scoping). `dynamic: 'allow'` is the seed's
+   * `allow_metacharacters` opt-out: code that builds paths at run time is then not refused.
+   */
+  codeTools?: Readonly<Record<string, { arg: string; dynamic: 'deny' | 'allow' }>>;
+  /** `false`: tool descriptions are left as the server wrote them (Hermes: "No changes to tool schemas"). */
+  describe?: boolean;
+}
+
 /** A test carried by a policy: the policy ships with its own proof. */
 export interface PolicyTest {
   call?: { tool: string; args: Record<string, unknown> };
@@ -101,6 +122,10 @@ export interface CompiledPolicy {
   /** Hide write tools from the model when nothing is writable (Folder Guard). */
   readonly hideWriteTools: boolean;
   readonly tests: readonly PolicyTest[];
+  /** Whole-tool gates (Hermes `enabled`, OpenFang `requires_approval`); absent: none. */
+  readonly gates?: ToolGates;
+  /** Per-agent policies carried in the file (each the global one layered with the agent's overlay), chosen per call by `ctx.agentId`. */
+  readonly agents?: Readonly<Record<string, CompiledPolicy>>;
   /** Dialect settings other plugins use (wolo `max_confirmations_per_session`, `audit_denied`, wild mode). */
   readonly extras: Readonly<Record<string, unknown>>;
 }

@@ -182,10 +182,19 @@ describe('hermes shell settings for the shell plugin', () => {
     });
     expect(p.shell).toEqual({
       metacharacters: 'analyse',
+      notShell: ['code_execution'],
       allowedPaths: ['/opt/hh/x', '~/y'],
       deniedPaths: ['~/.ssh'],
     });
-    const strict = loadPolicy({ dialect: 'hermes', source: 'tools: {}', file: 'h.yaml' });
+    // Seed 003: "If allowed_paths / denied_paths is not set → current behavior (no restriction). Zero impact".
+    const none = loadPolicy({ dialect: 'hermes', source: 'tools: {}', file: 'h.yaml' });
+    expect(none.shell?.metacharacters).toBe('analyse');
+    // "On shell metacharacters that shlex cannot audit … fail-closed by default" once the terminal is scoped.
+    const strict = loadPolicy({
+      dialect: 'hermes',
+      source: 'tools: {terminal: {denied_paths: [~/.ssh]}}',
+      file: 'h.yaml',
+    });
     expect(strict.shell?.metacharacters).toBe('deny');
   });
 });

@@ -11,20 +11,30 @@ export interface EnvConfig {
 }
 
 /**
- * Seed 001's environment configuration, renamed for toolgate: `TOOLGATE_VIOLATION_WEBHOOKS="url1,url2"`
+ * Seed 001's environment configuration: `TOOLGATE_VIOLATION_WEBHOOKS="url1,url2"` (or the seed's own
+ * `WUNDERLAND_VIOLATION_WEBHOOKS`)
  * (format detected from each URL), `TOOLGATE_WEBHOOK_SECRET` signs them, `TOOLGATE_WEBHOOK_MIN_SEVERITY`,
  * `TOOLGATE_WEBHOOKS_OUTBOX`, and `TOOLGATE_SMTP_HOST`/`_PORT`/`_USER`/`_PASS` with `TOOLGATE_EMAIL_TO`/`_FROM`.
  * Values are only collected here; compileOptions validates them and names the variable when one is wrong.
  */
 export function readEnvConfig(env: Readonly<Record<string, string | undefined>>): EnvConfig {
-  const list = env.TOOLGATE_VIOLATION_WEBHOOKS ?? '';
+  // Seed 001's own name, `WUNDERLAND_VIOLATION_WEBHOOKS`, is read too: a Wunderland deployment keeps its
+  // environment as it is. Both lists are used; a URL in both is one receiver.
+  const names = ['TOOLGATE_VIOLATION_WEBHOOKS', 'WUNDERLAND_VIOLATION_WEBHOOKS'].filter(
+    (n) => (env[n] ?? '').trim() !== '',
+  );
   const secret = env.TOOLGATE_WEBHOOK_SECRET;
-  const targets: WebhookTarget[] = list
-    .split(',')
-    .map((u) => u.trim())
-    .filter((u) => u !== '')
-    .map((url) => ({ url, ...(secret ? { secret } : {}) }));
-  const config: EnvConfig = { source: 'environment TOOLGATE_VIOLATION_WEBHOOKS', targets };
+  const urls = names.flatMap((n) =>
+    (env[n] ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u !== ''),
+  );
+  const targets: WebhookTarget[] = [...new Set(urls)].map((url) => ({ url, ...(secret ? { secret } : {}) }));
+  const config: EnvConfig = {
+    source: `environment ${names.length > 0 ? names.join('/') : 'TOOLGATE_VIOLATION_WEBHOOKS'}`,
+    targets,
+  };
   const min = env.TOOLGATE_WEBHOOK_MIN_SEVERITY;
   if (min !== undefined && min !== '') config.minSeverity = min as Severity;
   if (env.TOOLGATE_WEBHOOKS_OUTBOX) config.outboxDir = env.TOOLGATE_WEBHOOKS_OUTBOX;

@@ -6,8 +6,10 @@ import { UsageError } from '../exitCodes.js';
 /** Options check and explain share (the CLI contract in ARCHITECTURE.md). */
 export interface CallCommandOptions {
   dialect: string;
-  policy: string;
+  policy?: string;
   call: string;
+  allowPath?: string[];
+  wild?: boolean;
   cwd?: string;
   workspace?: string;
   agent?: string;
@@ -19,7 +21,15 @@ export interface CallCommandOptions {
 export function addPolicyOptions(cmd: Command): Command {
   return cmd
     .requiredOption('--dialect <dialect>', 'toolgate | folderguard | wunderland | wolo | hermes | openfang')
-    .requiredOption('--policy <file>', 'the policy file')
+    .option('--policy <file>', 'the policy file (wolo: default ~/.wolo/config.yaml)')
+    .option(
+      '-P, --allow-path <dir...>',
+      'wolo: writes allowed here without confirmation (seed 002 cli_paths)',
+    )
+    .option(
+      '--wild',
+      'wolo: wild mode, every check bypassed and every decision audited (WOLO_WILD_MODE=true)',
+    )
     .option('--agent <name>', 'apply the per-agent overlay of this agent')
     .option('--overlay <file...>', 'per-agent overlay files, applied in order');
 }
@@ -35,7 +45,9 @@ export function addCallOptions(cmd: Command): Command {
 export function guardOptions(o: CallCommandOptions): BuildGuardOptions {
   return {
     dialect: o.dialect,
-    policy: o.policy,
+    ...(o.policy !== undefined ? { policy: o.policy } : {}),
+    ...(o.allowPath !== undefined ? { allowPaths: o.allowPath } : {}),
+    ...(o.wild ? { wild: true } : {}),
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
     ...(o.agent !== undefined ? { agent: o.agent } : {}),

@@ -12,12 +12,28 @@ export function registerHook(program: Command): void {
     )
     .argument('<assistant>', `one of ${HOOK_HOSTS.join(', ')}`)
     .requiredOption('--dialect <dialect>', 'policy dialect')
-    .requiredOption('--policy <file>', 'policy file')
+    .option('--policy <file>', 'policy file (wolo: default ~/.wolo/config.yaml)')
     .option(
       '--workspace <dir>',
       'the workspace root (default: $CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR, else the event’s cwd)',
     )
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
+    .option(
+      '--no-dialect-audit',
+      "no audit trail from the dialect's own settings (wolo audit_denied, Wunderland)",
+    )
+    .option(
+      '--webhook <url...>',
+      'notify these receivers of violations (also TOOLGATE_/WUNDERLAND_VIOLATION_WEBHOOKS)',
+    )
+    .option(
+      '-P, --allow-path <dir...>',
+      'wolo: writes allowed here without confirmation (seed 002 cli_paths)',
+    )
+    .option(
+      '--wild',
+      'wolo: wild mode, every check bypassed and every decision audited (WOLO_WILD_MODE=true)',
+    )
     .option(
       '--approvals <strategy>',
       'gemini-cli only (claude-code asks through its own dialog): auto-deny (default) | auto-allow',

@@ -14,8 +14,25 @@ export function registerMcp(program: Command): void {
       '--dialect <dialect>',
       'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang)',
     )
-    .requiredOption('--policy <file>', 'policy file')
+    .option('--policy <file>', 'policy file (wolo: default ~/.wolo/config.yaml)')
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
+    .option(
+      '--no-dialect-audit',
+      "no audit trail from the dialect's own settings (wolo audit_denied, Wunderland)",
+    )
+    .option(
+      '--webhook <url...>',
+      'notify these receivers of violations (also TOOLGATE_/WUNDERLAND_VIOLATION_WEBHOOKS)',
+    )
+    .option('-r, --resume <session>', 'use this session id and resume its saved confirmations (wolo)')
+    .option(
+      '-P, --allow-path <dir...>',
+      'wolo: writes allowed here without confirmation (seed 002 cli_paths)',
+    )
+    .option(
+      '--wild',
+      'wolo: wild mode, every check bypassed and every decision audited (WOLO_WILD_MODE=true)',
+    )
     .option(
       '--approvals <strategy>',
       `who answers prompts the client cannot ask about: ${APPROVAL_STRATEGIES.join(' | ')}`,

@@ -1,14 +1,25 @@
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
 import type { GuardPlugin } from '@toolgate/core';
+import type { CompiledPolicy } from '@toolgate/folder-rules';
 import { UsageError } from '../exitCodes.js';
 import { APPROVAL_STRATEGIES } from './approvalStrategies.js';
+import { dialectSettings } from './dialectSettings.js';
 
 export interface ExtraPluginOptions {
   /** Audit trail file (every decision). */
   audit?: string;
+  /** `false` (`--no-dialect-audit`): no trail from the dialect's own settings. */
+  dialectAudit?: boolean;
   /** Absent: no approvals plugin (the host settles prompts itself, as Claude Code's `ask` does). */
   approvals?: string;
+  /** `--dialect`, when given: decides which packages load before the policy does. */
+  dialect?: string;
+  /** `--webhook <url…>`: violation receivers (besides those the environment names). */
+  webhook?: string[];
+  /** Save confirmations per session where the dialect keeps them (wolo, with `-r <session>`). */
+  persistSessions?: boolean;
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -27,36 +38,81 @@ function controllingTerminal(): { input: ReadStream; output: WriteStream } {
 }
 
 export interface ExtraPlugins {
-  plugins: GuardPlugin[];
+  /** The plugins for a loaded policy: its dialect's audit trail and confirmation cap join the flags'. */
+  pluginsFor(policy: CompiledPolicy, home: string): GuardPlugin[];
   /** Releases what the plugins hold open (the terminal): without it the process would never exit. */
   close(): void;
 }
 
+/** Webhook receivers configured in the environment (seed 001's variable or toolgate's), or SMTP. */
+function webhooksConfigured(env: NodeJS.ProcessEnv): boolean {
+  return ['TOOLGATE_VIOLATION_WEBHOOKS', 'WUNDERLAND_VIOLATION_WEBHOOKS', 'TOOLGATE_SMTP_HOST'].some(
+    (k) => (env[k] ?? '').trim() !== '',
+  );
+}
+
 /**
- * Audit-log and approvals plugins from the integration commands' flags (`--audit`, `--approvals`). Each is
- * imported only when asked for: a hook runs before every tool call, and loading costs time there.
+ * Audit-log, approvals and webhooks plugins from the integration commands' flags (`--audit`, `--approvals`,
+ * `--webhook`), the environment (`TOOLGATE_VIOLATION_WEBHOOKS`, `WUNDERLAND_VIOLATION_WEBHOOKS`, SMTP) and
+ * the policy's dialect (wolo `audit_denied`/`max_confirmations_per_session`, Wunderland's violations log).
+ * Each package is imported only when it may be needed: a hook runs before every tool call.
  */
 export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPlugins> {
-  const plugins: GuardPlugin[] = [];
-  let terminal: ReturnType<typeof controllingTerminal> | undefined;
-  if (options.audit !== undefined) {
-    if (options.audit.trim() === '') throw new UsageError('--audit must name a file');
-    const { auditLog } = await import('@toolgate/audit-log');
-    plugins.push(auditLog({ file: options.audit, level: 'all' }));
-  }
+  const env = options.env ?? process.env;
+  if (options.audit !== undefined && options.audit.trim() === '')
+    throw new UsageError('--audit must name a file');
+  const webhookUrls = options.webhook ?? [];
+  for (const url of webhookUrls)
+    if (!/^https?:\/\//.test(url))
+      throw new UsageError(`--webhook must be an http(s) URL, got ${JSON.stringify(url)}`);
   const name = options.approvals;
-  if (name === undefined) return { plugins, close() {} };
-  if (!(APPROVAL_STRATEGIES as readonly string[]).includes(name)) {
+  if (name !== undefined && !(APPROVAL_STRATEGIES as readonly string[]).includes(name)) {
     throw new UsageError(
       `--approvals must be one of ${APPROVAL_STRATEGIES.join(', ')}, got ${JSON.stringify(name)}`,
     );
   }
-  if (name === 'tty') terminal = controllingTerminal();
-  const { approvals, autoAllow, autoDeny, tty } = await import('@toolgate/approvals');
-  const strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
-  plugins.push(approvals({ strategy }));
+  // The dialect is known only once the policy is loaded: a dialect that may bring its own trail loads the
+  // audit package up front (wolo, wunderland, or a dialect still to be inferred).
+  const mayAudit =
+    options.audit !== undefined ||
+    options.dialect === undefined ||
+    options.dialect === 'wolo' ||
+    options.dialect === 'wunderland';
+  const auditMod = mayAudit ? await import('@toolgate/audit-log') : undefined;
+  const webhooksMod =
+    webhookUrls.length > 0 || webhooksConfigured(env) ? await import('@toolgate/webhooks') : undefined;
+  const approvalsMod = name !== undefined ? await import('@toolgate/approvals') : undefined;
+  const terminal = name === 'tty' ? controllingTerminal() : undefined;
   return {
-    plugins,
+    pluginsFor(policy, home) {
+      const plugins: GuardPlugin[] = [];
+      const settings = dialectSettings(policy, home);
+      if (auditMod && options.audit !== undefined)
+        plugins.push(auditMod.auditLog({ file: options.audit, level: 'all' }));
+      else if (auditMod && settings.audit && options.dialectAudit !== false)
+        plugins.push(auditMod.auditLog(settings.audit));
+      if (approvalsMod && name !== undefined) {
+        const { approvals, autoAllow, autoDeny, tty } = approvalsMod;
+        const strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
+        plugins.push(
+          approvals({
+            strategy,
+            ...(settings.maxConfirmationsPerSession !== undefined
+              ? { maxConfirmationsPerSession: settings.maxConfirmationsPerSession }
+              : {}),
+            ...(settings.sessionsDir && options.persistSessions ? { dir: settings.sessionsDir } : {}),
+          }),
+        );
+      }
+      if (webhooksMod)
+        plugins.push(
+          webhooksMod.webhooks({
+            env,
+            ...(webhookUrls.length > 0 ? { targets: webhookUrls.map((url) => ({ url })) } : {}),
+          }),
+        );
+      return plugins;
+    },
     close() {
       terminal?.input.destroy();
       terminal?.output.destroy();

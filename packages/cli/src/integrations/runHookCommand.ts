@@ -12,10 +12,14 @@ const HOSTS: Record<HookHostName, HookHost> = { 'claude-code': claudeCode, 'gemi
 
 export interface HookCommandOptions {
   dialect: string;
-  policy: string;
+  policy?: string;
   workspace?: string;
   audit?: string;
+  dialectAudit?: boolean;
   approvals?: string;
+  webhook?: string[];
+  allowPath?: string[];
+  wild?: boolean;
 }
 
 /**
@@ -44,10 +48,12 @@ export async function runHookCommand(
     try {
       const { guard } = buildGuard({
         dialect: options.dialect,
-        policy: options.policy,
+        ...(options.policy !== undefined ? { policy: options.policy } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+        ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
+        ...(options.wild ? { wild: true } : {}),
         env,
-        plugins: extras.plugins,
+        pluginsFor: (policy, home) => extras.pluginsFor(policy, home),
       });
       const event = await readStdin(stdin);
       return await runHook(host, event, {

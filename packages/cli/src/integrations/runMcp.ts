@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GuardPlugin } from '@toolgate/core';
+import { folderGuardStatus } from '@toolgate/folder-rules';
 import {
   createGateway,
   elicitationApprover,
@@ -9,12 +9,21 @@ import {
 } from '@toolgate/mcp';
 import { buildGuard } from '../buildGuard.js';
 import { UsageError } from '../exitCodes.js';
-import { extraPlugins } from './extraPlugins.js';
+import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
 
 export interface McpCommandOptions {
   dialect: string;
-  policy: string;
+  policy?: string;
   audit?: string;
+  /** `--no-dialect-audit`. */
+  dialectAudit?: boolean;
+  webhook?: string[];
+  /** wolo `-P/--allow-path`. */
+  allowPath?: string[];
+  /** wolo `--wild`. */
+  wild?: boolean;
+  /** `-r/--resume <session>`: the session id to use (and resume), instead of a fresh one per client. */
+  resume?: string;
   approvals?: string;
   cwd?: string;
   workspace?: string;
@@ -42,9 +51,15 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
   if (relative !== 'deny' && relative !== 'cwd')
     throw new UsageError(`--relative-paths must be deny or cwd, got ${JSON.stringify(relative)}`);
   const elicitation = elicitationApprover();
-  const extras = await extraPlugins({ ...options, approvals: options.approvals ?? 'auto-deny' });
+  if (options.resume !== undefined && options.resume.trim() === '')
+    throw new UsageError('-r/--resume must name a session');
+  const extras = await extraPlugins({
+    ...options,
+    approvals: options.approvals ?? 'auto-deny',
+    persistSessions: options.resume !== undefined,
+  });
   try {
-    return await serve(server, options, relative, elicitation, extras.plugins);
+    return await serve(server, options, relative, elicitation, extras);
   } finally {
     extras.close();
   }
@@ -55,19 +70,28 @@ async function serve(
   options: McpCommandOptions,
   relative: 'deny' | 'cwd',
   elicitation: ReturnType<typeof elicitationApprover>,
-  extras: GuardPlugin[],
+  extras: ExtraPlugins,
 ): Promise<number> {
-  const { guard, ctx } = buildGuard({
+  const { guard, ctx, policy } = buildGuard({
     dialect: options.dialect,
-    policy: options.policy,
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
+    ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
+    ...(options.wild ? { wild: true } : {}),
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     // Elicitation first (the human behind the client), then the configured strategy for clients without it.
     // Relative paths are judged against --cwd, but a server resolves them its own way (the filesystem server:
     // against its first root): denied unless the user vouches that the server uses --cwd too.
-    plugins: [elicitation, ...extras, ...(relative === 'deny' ? [requireAbsolutePaths()] : [])],
+    plugins: [elicitation],
+    pluginsFor: (policy, home) => [
+      ...extras.pluginsFor(policy, home),
+      ...(relative === 'deny' ? [requireAbsolutePaths()] : []),
+    ],
   });
+  // Seed 000: "Logs: 🔒 Folder guard enabled - Read paths: […], Write paths: […]" (stderr: stdout is MCP).
+  const status = folderGuardStatus(policy);
+  if (status !== undefined) process.stderr.write(`${status}\n`);
   // The child runs in the directory relative paths are judged against.
   const spawned = upstreamFrom(server, options.url);
   const upstream = 'command' in spawned ? { ...spawned, cwd: ctx.cwd } : spawned;
@@ -79,7 +103,10 @@ async function serve(
     upstream,
     ctxFor: (client) => ({
       ...ctx,
-      sessionId: randomUUID(),
+      // "Use -r <session_id> to resume and keep confirmations" (seed 002).
+      // Seed 000: "Generated code passes session_id (from MCP_SESSION_ID env var)": a gateway started for one
+      // workflow session takes it from there, so grants stay in that session only.
+      sessionId: options.resume ?? (process.env.MCP_SESSION_ID || randomUUID()),
       agentId: options.agent ?? client.name ?? 'mcp-client',
     }),
   });

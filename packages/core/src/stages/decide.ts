@@ -74,6 +74,10 @@ export function buildDecision(p: DecisionParts): Decision {
       : p.sandboxed
         ? Object.freeze(sandboxEnvelope(p.sandboxed, p.tool, state.id))
         : undefined;
+  const args =
+    action === 'allow' && state.rewrites.size > 0
+      ? Object.freeze({ ...state.call.args, ...Object.fromEntries(state.rewrites) })
+      : undefined;
   return Object.freeze({
     id: state.id,
     action,
@@ -88,6 +92,7 @@ export function buildDecision(p: DecisionParts): Decision {
     approval: p.approval,
     envelope,
     ...(p.sandboxed ? { sandboxed: p.sandboxed } : {}),
+    ...(args ? { args } : {}),
   });
 }
 

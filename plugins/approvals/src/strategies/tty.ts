@@ -14,18 +14,28 @@ export interface TtyOptions {
   output?: TtyOutput;
   /** Environment consulted for `CI` (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * What Enter alone answers. `yes` (default): seed 002's `[Y/n/a/q]` — the capital is the default, so Enter
+   * is `Y`. `ask-again`: an empty line is asked again (the question then shows `[y/n/a/q]`).
+   */
+  emptyAnswer?: 'yes' | 'ask-again';
 }
 
 export const TTY_QUESTION = 'Allow this operation? [Y/n/a/q] ';
+const TTY_QUESTION_NO_DEFAULT = 'Allow this operation? [y/n/a/q] ';
 
 function inCi(env: Readonly<Record<string, string | undefined>>): boolean {
   const ci = env.CI;
   return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
 }
 
-/** Seed 002's keys. An empty line is asked again: an accidental Enter must not approve anything. */
-export function parseTtyAnswer(line: string): ApprovalAnswer | undefined {
-  switch (line.trim().toLowerCase()) {
+/** Seed 002's keys. An empty line is `Y` (the capital in `[Y/n/a/q]`) unless `emptyAnswer: 'ask-again'`. */
+export function parseTtyAnswer(
+  line: string,
+  emptyAnswer: 'yes' | 'ask-again' = 'yes',
+): ApprovalAnswer | undefined {
+  const key = line.trim().toLowerCase();
+  switch (key === '' && emptyAnswer === 'yes' ? 'y' : key) {
     case 'y':
     case 'yes':
       return {
@@ -50,7 +60,7 @@ export function parseTtyAnswer(line: string): ApprovalAnswer | undefined {
 
 type Input = { kind: 'line'; text: string } | { kind: 'closed' } | { kind: 'interrupt' };
 
-function nextInput(rl: Interface): Promise<Input> {
+function nextInput(rl: Interface, question: string): Promise<Input> {
   return new Promise((resolve) => {
     const onClose = () => settle({ kind: 'closed' });
     // In raw mode Ctrl-C reaches readline, not the process: without a listener readline merely pauses
@@ -63,7 +73,7 @@ function nextInput(rl: Interface): Promise<Input> {
     };
     rl.once('close', onClose);
     rl.once('SIGINT', onInterrupt);
-    rl.question(TTY_QUESTION, (text) => settle({ kind: 'line', text }));
+    rl.question(question, (text) => settle({ kind: 'line', text }));
   });
 }
 
@@ -82,6 +92,10 @@ export function tty(options: TtyOptions = {}): ApprovalStrategy {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const env = options.env ?? process.env;
+  const emptyAnswer = options.emptyAnswer ?? 'yes';
+  if (emptyAnswer !== 'yes' && emptyAnswer !== 'ask-again')
+    throw invalidOption('tty', 'emptyAnswer', emptyAnswer, '"yes" or "ask-again"');
+  const question = emptyAnswer === 'yes' ? TTY_QUESTION : TTY_QUESTION_NO_DEFAULT;
   if (typeof input?.on !== 'function') throw invalidOption('tty', 'input', input, 'a readable stream');
   if (typeof output?.write !== 'function') throw invalidOption('tty', 'output', output, 'a writable stream');
   const interactive = () => input.isTTY === true && output.isTTY === true && !inCi(env);
@@ -113,7 +127,7 @@ export function tty(options: TtyOptions = {}): ApprovalStrategy {
           let answer: ApprovalAnswer | undefined;
           let interrupted = false;
           while (answer === undefined) {
-            const input = await nextInput(rl);
+            const input = await nextInput(rl, question);
             if (withdrawn) return;
             if (input.kind === 'closed') {
               answer = {
@@ -125,7 +139,7 @@ export function tty(options: TtyOptions = {}): ApprovalStrategy {
               interrupted = true;
               answer = { approved: false, by: 'tty', reason: 'interrupted (Ctrl-C) at the terminal' };
             } else {
-              answer = parseTtyAnswer(input.text);
+              answer = parseTtyAnswer(input.text, emptyAnswer);
               if (answer === undefined) output.write('Please answer y, n, a or q.\n');
             }
           }

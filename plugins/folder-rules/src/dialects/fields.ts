@@ -5,6 +5,8 @@ import { expandVars } from '../expandVars.js';
 export interface LoadContext {
   env: Readonly<Record<string, string | undefined>>;
   agent?: string;
+  /** wolo `--allow-path/-P` (seed 002's `cli_paths`): writes allowed there without confirmation. */
+  cliPaths?: readonly string[];
 }
 
 /** A list of strings at `field`; absent is `undefined`, anything else than strings is a config error. */

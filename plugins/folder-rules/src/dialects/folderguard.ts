@@ -27,7 +27,14 @@ export function loadFolderGuard(data: unknown, file: string, ctx: LoadContext): 
   };
   if (readPaths.length === 0 && writePaths.length === 0) {
     // "Empty arrays disable folder guard." Traversal is still rejected: that check is not the guard's.
-    return { ...base, rules: [], default: defaultSpec('allow'), unknownTools: 'allow', disabled: true };
+    return {
+      ...base,
+      rules: [],
+      default: defaultSpec('allow'),
+      unknownTools: 'allow',
+      disabled: true,
+      extras: { readPaths, writePaths },
+    };
   }
   const rules: PolicyRule[] = [];
   const add = (list: string[], field: string, access: 'read' | 'write') =>
@@ -49,5 +56,5 @@ export function loadFolderGuard(data: unknown, file: string, ctx: LoadContext): 
     description: "Downloads/ is always accessible (Folder Guard's special exception)",
     source: `folderguard:${file}#Downloads`,
   });
-  return { ...base, rules, default: defaultSpec('deny') };
+  return { ...base, rules, default: defaultSpec('deny'), extras: { readPaths, writePaths } };
 }

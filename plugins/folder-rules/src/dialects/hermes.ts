@@ -41,20 +41,32 @@ export function loadHermes(data: unknown, file: string, ctx: LoadContext): Polic
   // The read list grants reads and says nothing about writes (a path in both lists stays writable).
   add(reads, 'tools.file.allowed_read_paths', 'write', 'file', ['read']);
   add(writes, 'tools.file.allowed_write_paths', 'write', 'file');
+  const code = tools?.code_execution ?? {};
+  if (!isRecord(code)) throw configError(file, 'tools.code_execution', code, 'expected a mapping');
   for (const [k, tool] of [
     ['terminal', terminal],
     ['file', fileTool],
+    ['code_execution', code],
   ] as const)
     if (tool.enabled !== undefined && typeof tool.enabled !== 'boolean')
       throw configError(file, `tools.${k}.enabled`, tool.enabled, 'expected a boolean');
   const meta = terminal.allow_metacharacters ?? false;
   if (typeof meta !== 'boolean')
     throw configError(file, 'tools.terminal.allow_metacharacters', meta, 'expected a boolean');
+  // "If allowed_paths / denied_paths is not set → current behavior (no restriction). Zero impact on existing
+  // profiles." The metacharacter fail-closed belongs to the terminal check, so it applies once the terminal
+  // is scoped; an unscoped terminal is analysed and allowed.
+  const terminalScoped = allowed !== undefined || denied !== undefined;
   const shellDefault = terminal.enabled === false || allowed ? CLOSED : OPEN;
+  // "allowed_read_paths controls reads (read_file), allowed_write_paths controls writes": each list restricts
+  // its own operation only, so an unset read list leaves reads unrestricted.
   const fileDefault: DefaultSpec =
     fileTool.enabled === false
       ? CLOSED
-      : { read: reads || writes ? 'deny' : 'allow', write: writes ? 'deny' : 'allow' };
+      : { read: reads ? 'deny' : 'allow', write: writes ? 'deny' : 'allow' };
+  const disabledVectors: Vector[] = [];
+  if (terminal.enabled === false) disabledVectors.push('shell');
+  if (fileTool.enabled === false) disabledVectors.push('file');
   const expand = (list: string[] | undefined, field: string) =>
     list?.map((p, i) => expandVars(p, ctx.env, file, `${field}[${i}]`));
   const allowedPaths = expand(allowed, 'tools.terminal.allowed_paths');
@@ -66,8 +78,20 @@ export function loadHermes(data: unknown, file: string, ctx: LoadContext): Polic
     rules,
     default: fileDefault,
     defaults: { shell: shellDefault, file: fileDefault },
+    gates: {
+      // `enabled: false` turns the tool off: every call, with or without paths.
+      ...(disabledVectors.length > 0 ? { disabledVectors } : {}),
+      ...(code.enabled === false ? { disabledTools: ['code_execution'] } : {}),
+      // code_execution is one of the seed's "filesystem-touching tools": scoped by the terminal's lists
+      // (it runs as a process, like the terminal) through the paths its code names, not refused outright.
+      codeTools: { code_execution: { arg: 'code', dynamic: meta ? 'allow' : 'deny' } },
+      // "No changes to tool schemas seen by the LLM — the LLM doesn't need to know about the allowlist."
+      describe: false,
+    },
     shell: {
-      metacharacters: meta ? 'analyse' : 'deny',
+      metacharacters: terminalScoped && !meta ? 'deny' : 'analyse',
+      // Its `code` is Python judged by its literals here (gates.codeTools), not a command for the shell plugin.
+      notShell: ['code_execution'],
       ...(allowedPaths ? { allowedPaths } : {}),
       ...(deniedPaths ? { deniedPaths } : {}),
     },

@@ -62,7 +62,11 @@ function section(fp: unknown, file: string, field: string, ctx: LoadContext): Po
 export function loadOpenFang(data: unknown, file: string, ctx: LoadContext): PolicyDraft {
   if (!isRecord(data)) throw configError(file, '(root)', data, 'expected a TOML table');
   let draft: PolicyDraft;
-  if (data.file_policy === undefined) {
+  const global =
+    data.file_policy === undefined ? undefined : section(data.file_policy, file, 'file_policy', ctx);
+  // "both-default returns None to preserve legacy behavior": a [file_policy] that sets no default and no
+  // non-empty list is no policy at all, and the legacy gates stay.
+  if (global === undefined || (global.default === undefined && global.rules === undefined)) {
     draft = {
       dialect: 'openfang',
       source: file,
@@ -79,9 +83,11 @@ export function loadOpenFang(data: unknown, file: string, ctx: LoadContext): Pol
       rejectTraversal: true,
     };
   } else {
-    draft = section(data.file_policy, file, 'file_policy', ctx);
+    draft = global;
     draft.default ??= defaultSpec('deny');
   }
+  const approval = approvalTools(data.approval_policy, file, 'approval_policy');
+  if (approval !== undefined) draft.gates = { approvalTools: approval };
   if (data.agents !== undefined) {
     if (!isRecord(data.agents)) throw configError(file, 'agents', data.agents, 'expected a table of agents');
     draft.agents = {};
@@ -93,8 +99,32 @@ export function loadOpenFang(data: unknown, file: string, ctx: LoadContext): Pol
   return draft;
 }
 
+/**
+ * `[approval_policy] requires_approval`: the tool-level approval gate the seed's file_policy sits beside
+ * (`true` for every tool, or a list of tool names). toolgate asks it in the same single request as the
+ * call's prompt-tier paths — the dedup the seed expects to land ("flips the assertion to 1").
+ */
+function approvalTools(v: unknown, file: string, field: string): true | string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!isRecord(v)) throw configError(file, field, v, 'expected a table');
+  for (const key of Object.keys(v))
+    if (key !== 'requires_approval') throw configError(file, `${field}.${key}`, v[key], 'unknown field');
+  const r = v.requires_approval;
+  if (r === undefined || r === false) return undefined;
+  if (r === true) return true;
+  if (!Array.isArray(r) || r.some((t) => typeof t !== 'string' || t === ''))
+    throw configError(file, `${field}.requires_approval`, r, 'expected true, false or a list of tool names');
+  return r.length > 0 ? (r as string[]) : undefined;
+}
+
 /** An agent.toml overlay: its `[file_policy]` only (no legacy default, no defaults filled in). */
 export function loadOpenFangOverlay(data: unknown, file: string, ctx: LoadContext): PolicyDraft {
-  if (!isRecord(data) || data.file_policy === undefined) return { dialect: 'openfang', source: file };
-  return section(data.file_policy, file, 'file_policy', ctx);
+  if (!isRecord(data)) return { dialect: 'openfang', source: file };
+  const approval = approvalTools(data.approval_policy, file, 'approval_policy');
+  const draft: PolicyDraft =
+    data.file_policy === undefined
+      ? { dialect: 'openfang', source: file }
+      : section(data.file_policy, file, 'file_policy', ctx);
+  if (approval !== undefined) draft.gates = { approvalTools: approval };
+  return draft;
 }

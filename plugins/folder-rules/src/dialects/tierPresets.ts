@@ -48,3 +48,21 @@ export const TIER_PRESETS: Readonly<Record<Tier, FolderPermissionConfig>> = {
     rules: [{ pattern: '~/workspace/**', read: true, write: true, description: 'Agent workspace only' }],
   },
 };
+
+/** Wunderland permission sets: their filesystem flags (PRESETS_AND_PERMISSIONS.md, `PERMISSION_SETS`). */
+export const PERMISSION_SET_FILESYSTEM: Readonly<Record<string, { read: boolean; write: boolean }>> = {
+  unrestricted: { read: true, write: true },
+  autonomous: { read: true, write: true },
+  supervised: { read: true, write: false },
+  'read-only': { read: true, write: false },
+  minimal: { read: false, write: false },
+};
+
+/** Each tier's recommended permission set (SecurityTiers.ts), whose flags a tier falls back to. */
+export const TIER_PERMISSION_SET: Readonly<Record<Tier, string>> = {
+  dangerous: 'unrestricted',
+  permissive: 'autonomous',
+  balanced: 'supervised',
+  strict: 'supervised',
+  paranoid: 'minimal',
+};

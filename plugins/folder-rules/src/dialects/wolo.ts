@@ -63,6 +63,15 @@ export function loadWolo(data: unknown, file: string, ctx: LoadContext): PolicyD
       description: '/tmp is always allowed',
       source: `wolo:${file}#/tmp`,
     },
+    // "3. cli_paths - From --allow-path/-P CLI arguments" (and `to_path_guard_config(cli_paths=…)`).
+    ...(ctx.cliPaths ?? []).map(
+      (p, i): PolicyRule => ({
+        pattern: rootPattern(p, ctx.env, '(command line)', `cli_paths[${i}]`),
+        access: 'write',
+        description: '--allow-path',
+        source: `wolo:(command line)#cli_paths[${i}]`,
+      }),
+    ),
     ...paths.map(
       (p, i): PolicyRule => ({
         pattern: rootPattern(p, ctx.env, file, `${prefix}allowed_write_paths[${i}]`),

@@ -4,7 +4,7 @@ import { expandVars } from '../expandVars.js';
 import { isRecord } from '../parseConfig.js';
 import type { DefaultSpec, PolicyRule, RuleAccess } from '../types.js';
 import type { LoadContext } from './fields.js';
-import { TIER_PRESETS, type Tier } from './tierPresets.js';
+import { PERMISSION_SET_FILESYSTEM, TIER_PERMISSION_SET, TIER_PRESETS, type Tier } from './tierPresets.js';
 
 const TIERS = Object.keys(TIER_PRESETS);
 
@@ -57,6 +57,10 @@ function compileFolderConfig(
       ...(block && (r.read === true || r.write === true)
         ? { description: `${r.description ?? ''} (flags say allow; "!" blocks)`.trim() }
         : {}),
+      // The marker lint reads: the author asked for a write the model cannot grant without the read.
+      ...(!block && r.read !== true && r.write === true
+        ? { description: `${r.description ?? ''} (write without read: denied)`.trim() }
+        : {}),
     };
   });
   // "If defaultPolicy is deny and inheritFromTier is true, fall back to security tier permissions" — the
@@ -66,6 +70,36 @@ function compileFolderConfig(
     def = { read: flags.read || flags.write ? 'allow' : 'deny', write: flags.write ? 'allow' : 'deny' };
   }
   return { dialect: 'wunderland', source: file, mode: 'first-match', rules, default: def };
+}
+
+/**
+ * The flags `inheritFromTier` falls back to — "the agent's permission set / tier filesystem flags": explicit
+ * `filesystem: {read, write}` first, else the `permissionSet`'s, else the tier's recommended set's.
+ */
+function inheritedFlags(
+  holder: Record<string, unknown>,
+  tier: unknown,
+  file: string,
+  prefix: string,
+  setHolder: Record<string, unknown> = holder,
+  setPrefix = prefix,
+): TierFlags | undefined {
+  const explicit = tierFlags(holder.filesystem, file, `${prefix}filesystem`);
+  if (explicit) return explicit;
+  const set = setHolder.permissionSet;
+  if (set !== undefined) {
+    if (typeof set !== 'string' || !Object.hasOwn(PERMISSION_SET_FILESYSTEM, set))
+      throw configError(
+        file,
+        `${setPrefix}permissionSet`,
+        set,
+        `expected one of ${Object.keys(PERMISSION_SET_FILESYSTEM).join(', ')}`,
+      );
+    return PERMISSION_SET_FILESYSTEM[set];
+  }
+  if (typeof tier === 'string' && TIERS.includes(tier))
+    return PERMISSION_SET_FILESYSTEM[TIER_PERMISSION_SET[tier as Tier]];
+  return undefined;
 }
 
 function tierFlags(v: unknown, file: string, field: string): TierFlags | undefined {
@@ -88,12 +122,37 @@ function tierFlags(v: unknown, file: string, field: string): TierFlags | undefin
 export function loadWunderland(data: unknown, file: string, ctx: LoadContext): PolicyDraft {
   if (!isRecord(data))
     throw configError(file, '(root)', data, 'expected a FolderPermissionConfig or agent config');
+  const { agents, ...rest } = data;
+  if (agents === undefined) return loadOne(data, file, ctx, '');
+  // "guardrails.setFolderPermissions('agent-id', config)": one file, a config per agent id, each in any of
+  // the shapes below; what is beside `agents` is the global policy (default deny when there is none).
+  if (!isRecord(agents)) throw configError(file, 'agents', agents, 'expected {agentId: config}');
+  const global: PolicyDraft =
+    Object.keys(rest).length > 0
+      ? loadOne(rest, file, ctx, '')
+      : {
+          dialect: 'wunderland',
+          source: file,
+          mode: 'first-match',
+          rules: [],
+          default: { read: 'deny', write: 'deny' },
+        };
+  global.agents = {};
+  for (const [id, cfg] of Object.entries(agents)) {
+    if (!isRecord(cfg))
+      throw configError(file, `agents.${id}`, cfg, 'expected a FolderPermissionConfig or agent config');
+    global.agents[id] = loadOne(cfg, file, ctx, `agents.${id}.`);
+  }
+  return global;
+}
+
+function loadOne(data: Record<string, unknown>, file: string, ctx: LoadContext, at: string): PolicyDraft {
   if (isRecord(data.security) || data.seedId !== undefined) {
     const sec = isRecord(data.security) ? data.security : {};
     const tier = sec.tier;
     if (tier !== undefined && (typeof tier !== 'string' || !TIERS.includes(tier)))
-      throw configError(file, 'security.tier', tier, `expected one of ${TIERS.join(', ')}`);
-    const flags = tierFlags(sec.filesystem, file, 'security.filesystem');
+      throw configError(file, `${at}security.tier`, tier, `expected one of ${TIERS.join(', ')}`);
+    const flags = inheritedFlags(sec, tier, file, `${at}security.`, data, at);
     if (sec.folderPermissions === undefined) {
       // "If security.folderPermissions is unset, a conservative default sandbox is applied (agent workspace only)."
       return {
@@ -105,7 +164,7 @@ export function loadWunderland(data: unknown, file: string, ctx: LoadContext): P
             pattern: '<workspace>/**',
             access: 'write',
             description: 'default sandbox: agent workspace only',
-            source: `wunderland:${file}#security.folderPermissions(unset)`,
+            source: `wunderland:${file}#${at}security.folderPermissions(unset)`,
           },
         ],
         default: { read: 'deny', write: 'deny' },
@@ -115,29 +174,36 @@ export function loadWunderland(data: unknown, file: string, ctx: LoadContext): P
     if (!isRecord(sec.folderPermissions))
       throw configError(
         file,
-        'security.folderPermissions',
+        `${at}security.folderPermissions`,
         sec.folderPermissions,
         'expected a FolderPermissionConfig',
       );
-    const draft = compileFolderConfig(sec.folderPermissions, file, 'security.folderPermissions.', ctx, flags);
+    const draft = compileFolderConfig(
+      sec.folderPermissions,
+      file,
+      `${at}security.folderPermissions.`,
+      ctx,
+      flags,
+    );
     return { ...draft, extras: { tier: tier ?? null } };
   }
   if (typeof data.tier === 'string' && data.rules === undefined) {
     if (!TIERS.includes(data.tier))
-      throw configError(file, 'tier', data.tier, `expected one of ${TIERS.join(', ')}`);
+      throw configError(file, `${at}tier`, data.tier, `expected one of ${TIERS.join(', ')}`);
     const preset = TIER_PRESETS[data.tier as Tier];
     const draft = compileFolderConfig(
       preset as unknown as Record<string, unknown>,
       file,
-      `preset:${data.tier}.`,
+      `${at}preset:${data.tier}.`,
       ctx,
-      tierFlags(data.filesystem, file, 'filesystem'),
+      // A bare preset names no agent, so no permission set unless it gives one.
+      inheritedFlags(data, undefined, file, at),
     );
     return { ...draft, extras: { tier: data.tier } };
   }
   for (const key of Object.keys(data)) {
-    if (!['defaultPolicy', 'rules', 'inheritFromTier', 'filesystem', 'tier'].includes(key))
-      throw configError(file, key, data[key], 'unknown field');
+    if (!['defaultPolicy', 'rules', 'inheritFromTier', 'filesystem', 'tier', 'permissionSet'].includes(key))
+      throw configError(file, `${at}${key}`, data[key], 'unknown field');
   }
-  return compileFolderConfig(data, file, '', ctx, tierFlags(data.filesystem, file, 'filesystem'));
+  return compileFolderConfig(data, file, at, ctx, inheritedFlags(data, undefined, file, at));
 }

@@ -1,5 +1,6 @@
 import { has, values } from '../argv.js';
 import type { GitCall, Plan } from './gitCall.js';
+import { configValue, parseConfig } from './gitConfig.js';
 import { REF_AND_INDEX_HOOKS } from './hooks.js';
 
 // Subcommands that read the repository and, some of them, the worktree. Verified under
@@ -22,10 +23,50 @@ export function diffOutputs(g: GitCall): void {
   for (const f of values(g.p, '-O')) g.path(f, 'read');
 }
 
+/**
+ * How status shows untracked files: `-u`/`--untracked-files` first, then `status.showUntrackedFiles` of the
+ * repository's config, the user's (`~/.gitconfig`, `~/.config/git/config`) and the system's; `unknown` when a
+ * `-c`, an include or an unreadable file could say otherwise. `normal` is git's default.
+ */
+function untrackedMode(g: GitCall): 'no' | 'normal' | 'all' | 'unknown' {
+  const of = (v: string | undefined) =>
+    v === undefined
+      ? undefined
+      : v === 'no' || v === 'false'
+        ? 'no'
+        : v === 'normal' || v === 'true'
+          ? 'normal'
+          : 'all';
+  const opt = g.p.opts.find((o) => o.name === '-u' || o.name === '--untracked-files');
+  // `-u` alone means `all` (git-status(1)).
+  if (opt) return opt.value === undefined ? 'all' : (of(opt.value.value) ?? 'all');
+  if (g.cx.args.some((f) => f.value === '-c' || f.value.startsWith('--config-env'))) return 'unknown';
+  if (g.repo.configUncertain) return 'unknown';
+  const files = [
+    g.repo.config,
+    ...['~/.gitconfig', '~/.config/git/config', '/etc/gitconfig'].map((path) => {
+      const f = { value: path, raw: path, glob: -1, tilde: path.startsWith('~') };
+      if (!g.cx.exists(f)) return [];
+      const r = g.cx.readContent(f, 256 * 1024);
+      return 'uncertain' in r ? null : parseConfig(r.text);
+    }),
+  ];
+  for (const entries of files) {
+    if (entries === null) return 'unknown';
+    if (entries.some((e) => e.key === 'include.path' || e.key.startsWith('includeif.'))) return 'unknown';
+    const v = of(configValue(entries, 'status.showuntrackedfiles')?.toLowerCase());
+    if (v !== undefined) return v;
+  }
+  return 'normal';
+}
+
 /** status: lists the worktree (not ignored dirs), reads tracked files whose stat changed. */
 export function status(g: GitCall): Plan {
-  const untracked = !g.p.opts.some((o) => o.name === '-u' && o.value?.value === 'no');
-  if (untracked) g.worktree('list', has(g.p, '--ignored') ? 'all' : 'unignored');
+  const mode = untrackedMode(g);
+  // Default mode: an untracked directory is shown as "dir/" only, so listing it reveals nothing its parent's
+  // listing does not; a denied directory beneath the worktree does not make `git status` a read of it.
+  if (mode !== 'no')
+    g.worktree('list', has(g.p, '--ignored') ? 'all' : mode === 'normal' ? 'statusNormal' : 'unignored');
   g.worktree('read', 'tracked');
   // It refreshes the index when it can take the lock: strace shows index.lock written and renamed over the
   // index. An optional write the OS may refuse, but a policy's refusal does not stop it: judged as a write,

@@ -13,7 +13,12 @@ export type WorktreeFilterKind =
   /** Untracked files only, ignored ones too when `withIgnored` (clean). */
   | 'untracked'
   /** The `.gitignore` files beneath (clean reads them to tell ignored from untracked). */
-  | 'ignoreFiles';
+  | 'ignoreFiles'
+  /**
+   * `git status`'s listing with untracked files shown the default way (`-unormal`): an untracked directory is
+   * shown as its name only ("?? dir/", a name its parent's listing gives), so its own listing reveals nothing.
+   */
+  | 'statusNormal';
 
 export interface FilterInput {
   kind: WorktreeFilterKind;
@@ -47,6 +52,8 @@ export function worktreeFilter(input: FilterInput): SubtreeFilter | undefined {
         return !t;
       case 'unignored':
         return !t && isIgnored(p, isDir) === true;
+      case 'statusNormal':
+        return !t && (isDir || isIgnored(p, false) === true);
       case 'notUntracked':
         return !isDir && !t && isIgnored(p, false) === false;
       case 'untracked': {
