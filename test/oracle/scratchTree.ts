@@ -35,6 +35,9 @@ const FILES: Record<string, string> = {
   'home/.bashrc': 'alias ll="ls -l"\n',
   'home/notes.txt': 'home notes\n',
   'home/passwd': 'home-passwd\n',
+  // npm's own cache directory exists on any machine that ran npm (npm creates it at start otherwise: its
+  // own state, which the policy does not judge).
+  'home/.npm/.keep': '',
   'ws/README.md': '# demo\nhello world\n',
   'ws/package.json': `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { build: 'cat src/a.ts > dist.txt', test: 'grep -r hello src' } }, null, 2)}\n`,
   'ws/src/a.ts': 'export const a = "hello";\n',
