@@ -10,7 +10,7 @@ import {
   interceptHooks,
   type PluginHooks,
 } from './hooks.js';
-import { PluginFailure } from './pluginFailure.js';
+import { type PluginFailure, toPluginFailure } from './pluginFailure.js';
 import {
   buildDecision,
   frozenList,
@@ -340,10 +340,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   };
 
   const failClosed = (error: unknown): Finding => {
-    const failure =
-      error instanceof PluginFailure
-        ? error
-        : new PluginFailure('core', 'check', 'threw', String(error), error);
+    const failure = toPluginFailure('core', 'check', error);
     report('plugin-error', failure);
     return pluginErrorFinding(failure);
   };
