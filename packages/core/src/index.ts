@@ -15,7 +15,7 @@ export type {
 } from './createGuard.js';
 export { createGuard } from './createGuard.js';
 export type { Disclosure } from './envelope.js';
-export { buildEnvelope } from './envelope.js';
+export { buildEnvelope, MAX_ALLOWED_PATHS } from './envelope.js';
 export { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
 export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
 export { expandPath } from './expandPath.js';
@@ -29,6 +29,7 @@ export type {
   ToolResult,
 } from './hooks.js';
 export { isWithin } from './isWithin.js';
+export { LruMap } from './lruMap.js';
 export { PluginFailure } from './pluginFailure.js';
 export type { ResolveOptions } from './resolvePath.js';
 export { resolvePath } from './resolvePath.js';

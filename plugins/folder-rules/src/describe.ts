@@ -38,7 +38,7 @@ function roots(policy: CompiledPolicy, dctx: DescribeContext) {
     return { read: pick((a) => a === 'read' || a === 'write'), write: pick((a) => a === 'write') };
   }
   const ev = evaluatorFor(policy, ctx);
-  return { read: ev.allowedRoots('read', 'file'), write: ev.allowedRoots('write', 'file') };
+  return { read: [...ev.allowedRoots('read', 'file')], write: [...ev.allowedRoots('write', 'file')] };
 }
 
 /** Nothing at all is writable: no write rule, and the default denies writes. */

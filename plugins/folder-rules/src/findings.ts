@@ -1,4 +1,5 @@
 import type { Access, Finding, MatchedRule } from '@toolgate/core';
+import type { EnvelopeRoots } from './evaluator.js';
 import type { Evaluation, PolicyRule } from './types.js';
 
 export const PLUGIN_NAME = 'folder-rules';
@@ -40,7 +41,7 @@ function actor(access: Access, tool: string): string {
 export function findingFor(
   ev: Evaluation,
   access: Access,
-  allowedPaths: string[],
+  allowed: EnvelopeRoots,
   tool = 'the tool',
 ): Finding {
   const prompt = ev.decision === 'prompt';
@@ -66,7 +67,8 @@ export function findingFor(
     hint: prompt
       ? 'A human must approve this; wait for the answer or use a path under one of the allowed roots.'
       : 'Use a path under one of the allowed roots, or ask the user.',
-    allowedPaths,
+    allowedPaths: allowed.paths as string[],
+    ...(allowed.omitted > 0 ? { allowedPathsOmitted: allowed.omitted } : {}),
   };
 }
 

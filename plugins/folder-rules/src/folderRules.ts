@@ -10,7 +10,7 @@ import {
 import { classify, type LearnedTools } from './classify.js';
 import { describeTools } from './describe.js';
 import { defaultSpec } from './draft.js';
-import { type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
+import { DEFAULT_MAX_WORKSPACES, type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
 import { extractAccesses } from './extract.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
@@ -48,6 +48,12 @@ export interface FolderRulesOptions {
    * that could match beneath, without looking (the worst case, no I/O).
    */
   subtreeWalk?: SubtreeWalkOptions | false;
+  /**
+   * How many contexts (workspace, home, the policy's variables) keep their compiled evaluator (default 256).
+   * A host serving more workspaces than this recompiles the least recently used one when it comes back;
+   * the cache is never cleared as a whole.
+   */
+  maxWorkspaces?: number;
 }
 
 const OPTION_KEYS = new Set([
@@ -63,6 +69,7 @@ const OPTION_KEYS = new Set([
   'tools',
   'unknownTools',
   'subtreeWalk',
+  'maxWorkspaces',
 ]);
 const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
 
@@ -194,6 +201,9 @@ export function folderRules(
 ): GuardPlugin & { readonly compiled: CompiledPolicy } {
   const policy = resolveOptions(options);
   const walkOptions: EvaluateOptions = { walk: walkOptionsOf(options.subtreeWalk) };
+  const maxWorkspaces = options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES;
+  if (!Number.isInteger(maxWorkspaces) || maxWorkspaces < 1)
+    throw invalid('maxWorkspaces', options.maxWorkspaces, 'expected a positive integer');
   const learned: LearnedTools = new Map();
   return {
     name: PLUGIN_NAME,
@@ -203,7 +213,10 @@ export function folderRules(
     // An uncertain access cannot be refused by a policy that refuses nothing for its operation (Wunderland's
     // `dangerous` tier, a disabled Folder Guard, wolo wild mode): denying it would be a false deny.
     coversUncertain(access, ctx) {
-      return policy.disabled || evaluatorFor(policy, ctx).allowsEverywhere(access.op, vectorOf(access));
+      return (
+        policy.disabled ||
+        evaluatorFor(policy, ctx, maxWorkspaces).allowsEverywhere(access.op, vectorOf(access))
+      );
     },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
@@ -274,13 +287,13 @@ export function folderRules(
       }
     }
     if (policy.disabled) return undefined;
-    const ev = evaluatorFor(policy, state.ctx);
+    const ev = evaluatorFor(policy, state.ctx, maxWorkspaces);
     for (const access of accesses) {
       if (!access.certain) continue; // core has judged it already: never allowed
       const result = ev.evaluate(access, walkOptions);
       for (const rule of result.matched) state.match(matchedRule(rule));
       if (result.decision === 'allow') continue;
-      const finding = findingFor(result, access, ev.allowedRoots(access.op, vectorOf(access)), tool);
+      const finding = findingFor(result, access, ev.envelopeRoots(access.op, vectorOf(access)), tool);
       if (result.decision === 'deny') return finding;
       state.prompt(finding);
     }
