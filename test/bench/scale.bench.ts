@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type CallContext, createGuard } from '@toolgate/core';
 import { folderRules, loadPolicy } from '@toolgate/folder-rules';
 import { runSuite } from './harness.js';
@@ -51,7 +52,8 @@ export default async function scaleBench(): Promise<void> {
     });
     const allowCall = { tool: 'write_file', args: { path: '/srv/projects/p4/src/main.ts' } };
     const denyCall = { tool: 'write_file', args: { path: '/etc/cron.d/job' } };
-    if ((await small.check(allowCall, ctx)).action !== 'allow') throw new Error('bench: allow call not allowed');
+    if ((await small.check(allowCall, ctx)).action !== 'allow')
+      throw new Error('bench: allow call not allowed');
     const denied = await large.check(denyCall, ctx);
     if (denied.action !== 'deny') throw new Error('bench: deny call not denied');
     console.log(
@@ -102,4 +104,32 @@ export default async function scaleBench(): Promise<void> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+  await sessionHeap();
+}
+
+/** Heap growth after 100,000 sessions, measured in a child process with --expose-gc. */
+export async function sessionHeap(): Promise<void> {
+  const { execFileSync } = await import('node:child_process');
+  const child = join(dirname(fileURLToPath(import.meta.url)), 'sessionHeap.child.ts');
+  const run = (withApprovals: boolean, max: string) => {
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', child, '100000', withApprovals ? '1' : '0', max],
+      { encoding: 'utf8', maxBuffer: 1 << 20 },
+    );
+    return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { growthBytes: number };
+  };
+  console.log('\n## scale: heap growth after 100,000 sessions (3 calls each, after GC, child process)');
+  const rows = [
+    ['approvals, sessions unbounded (before issue 14)', run(true, 'unbounded')],
+    ['approvals, default session LRU', run(true, 'default')],
+    ['no approvals, default session LRU', run(false, 'default')],
+  ] as const;
+  console.table(
+    rows.map(([name, r]) => ({ case: name, 'heap growth MB': (r.growthBytes / 2 ** 20).toFixed(1) })),
+  );
+  const bounded = rows[1][1].growthBytes / 2 ** 20;
+  console.log(
+    `heap growth with approvals, default LRU: ${bounded.toFixed(1)} MB (goal < 20 MB) ${bounded < 20 ? 'OK' : 'OVER'}`,
+  );
 }

@@ -11,6 +11,7 @@ import {
   type PluginHooks,
 } from './hooks.js';
 import { type PluginFailure, toPluginFailure } from './pluginFailure.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionStore } from './sessionStore.js';
 import {
   buildDecision,
   frozenList,
@@ -72,6 +73,11 @@ export interface GuardOptions {
   unguarded?: 'deny' | 'prompt' | 'allow';
   /** Per-hook bounds in milliseconds. */
   timeouts?: Partial<HookTimeouts>;
+  /**
+   * Bounds on per-session state (default `{max: 4096, idleMs: 3_600_000}`): the least recently used idle
+   * session is forgotten first. Plugins that must not forget persist their state (approvals' `dir`).
+   */
+  sessions?: Partial<SessionLimits>;
 }
 
 export interface CheckOptions {
@@ -125,7 +131,7 @@ const DEFAULT_TIMEOUTS: HookTimeouts = {
   onPrompt: 300_000,
   observers: 1_000,
 };
-const OPTION_KEYS = new Set(['plugins', 'disclosure', 'uncertain', 'unguarded', 'timeouts']);
+const OPTION_KEYS = new Set(['plugins', 'disclosure', 'uncertain', 'unguarded', 'timeouts', 'sessions']);
 
 function invalidOption(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -133,6 +139,24 @@ function invalidOption(field: string, value: unknown, expected: string): Toolgat
     `createGuard: option ${field} must be ${expected}, got ${describeValue(value)}`,
     { field },
   );
+}
+
+function sessionLimits(options: GuardOptions): SessionLimits {
+  const given = options.sessions === undefined ? {} : options.sessions;
+  if (given === null || typeof given !== 'object') throw invalidOption('sessions', given, 'an object');
+  const limits = { ...DEFAULT_SESSION_LIMITS };
+  for (const [key, value] of Object.entries(given)) {
+    if (key === 'max') {
+      if (!Number.isInteger(value) || (value as number) < 1)
+        throw invalidOption('sessions.max', value, 'a positive integer');
+      limits.max = value as number;
+    } else if (key === 'idleMs') {
+      if (typeof value !== 'number' || !(value > 0))
+        throw invalidOption('sessions.idleMs', value, 'a positive number of milliseconds');
+      limits.idleMs = value;
+    } else throw invalidOption(`sessions.${key}`, value, 'one of max, idleMs');
+  }
+  return limits;
 }
 
 function checkOptions(options: GuardOptions): HookTimeouts {
@@ -195,7 +219,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const events = new EventEmitter();
   const hooks: GuardHooks = createHooks();
   const names: string[] = [];
-  const sessions = new Map<string, Map<string, unknown>>();
+  const sessions = new SessionStore(sessionLimits(options));
   let frozen = false;
   let hasPolicy = false;
   const policies: string[] = [];
@@ -330,15 +354,6 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return undefined;
   };
 
-  const sessionStore = (sessionId: string) => {
-    let store = sessions.get(sessionId);
-    if (!store) {
-      store = new Map();
-      sessions.set(sessionId, store);
-    }
-    return store;
-  };
-
   const failClosed = (error: unknown): Finding => {
     const failure = toPluginFailure('core', 'check', error);
     report('plugin-error', failure);
@@ -361,8 +376,23 @@ export function createGuard(options: GuardOptions = {}): Guard {
   async function check(call: ToolCall, ctx: CallContext, checkOpts: CheckOptions = {}): Promise<Decision> {
     validateContext(ctx);
     freeze();
-    const state = new CallStateImpl(nextId(), call, ctx, sessionStore(ctx.sessionId));
     const time = Date.now();
+    const session = sessions.acquire(ctx.sessionId, time);
+    try {
+      return await decideCall(call, ctx, checkOpts, session.store, time);
+    } finally {
+      sessions.release(session);
+    }
+  }
+
+  async function decideCall(
+    call: ToolCall,
+    ctx: CallContext,
+    checkOpts: CheckOptions,
+    store: Map<string, unknown>,
+    time: number,
+  ): Promise<Decision> {
+    const state = new CallStateImpl(nextId(), call, ctx, store);
     const tool = toolNameOf(call);
     let deny = malformedCall(call, tool) ?? (await collectAndJudge(call, state));
     const verdict: Verdict = deny ? 'deny' : state.prompts.length > 0 ? 'prompt' : 'allow';

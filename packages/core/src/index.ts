@@ -33,6 +33,8 @@ export { LruMap } from './lruMap.js';
 export { PluginFailure } from './pluginFailure.js';
 export type { ResolveOptions } from './resolvePath.js';
 export { resolvePath } from './resolvePath.js';
+export type { SessionLimits } from './sessionStore.js';
+export { DEFAULT_SESSION_LIMITS } from './sessionStore.js';
 export type { Severity, SeverityRule } from './severity.js';
 export { accessSeverity, DEFAULT_SEVERITY_RULES, decisionSeverity, SEVERITY_ORDER } from './severity.js';
 export type { StageName } from './stages.js';
