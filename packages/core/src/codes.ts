@@ -27,6 +27,8 @@ export const verdictCodes = {
     'Analysing the shell command exceeded its time or size budget; what was not analysed is uncertain.',
   SHELL_METACHARACTER:
     'A shell command contains a metacharacter the policy forbids (`$()`, backticks, `eval`, `source`…).',
+  AUDIT_UNAVAILABLE:
+    'The audit trail cannot be written (disk full, permissions, lock held) and audit is required (`audit-log` option `required`, CLI `--audit-required`): every call is denied until it can.',
 } as const;
 
 export const errorCodes = {

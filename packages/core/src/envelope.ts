@@ -16,6 +16,7 @@ const DEFAULT_HINTS: Record<string, string> = {
   UNKNOWN_TOOL: 'This tool is not known to the guard; use a known file tool or ask the user.',
   NO_POLICY: 'No policy is configured for file access; ask the user to configure one.',
   INVALID_CALL: 'Send the tool call with a tool name and an object of arguments.',
+  AUDIT_UNAVAILABLE: 'The audit trail cannot be written; ask the user to fix it before retrying.',
 };
 
 /** At most this many allowed roots are shown; the rest are counted. A plugin may cap lower. */
