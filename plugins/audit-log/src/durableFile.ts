@@ -65,7 +65,11 @@ let exitHook = false;
 // A process that exits normally (process.exit, end of script) still gets queued records written.
 function flushAllAtExit(): void {
   for (const file of open) {
-    file.flush();
+    // Records that cannot be written even now are lost with the process: never silently.
+    if (!file.flush())
+      process.stderr.write(
+        `toolgate audit: ${file.counters.buffered} record(s) could not be written to ${file.path} and are lost at exit\n`,
+      );
     file.releaseLock();
   }
 }
@@ -112,6 +116,10 @@ export class DurableFile {
       this.fail(error, 'open');
     }
     this.compressor?.schedule(); // plain rotated files left by an earlier run
+  }
+
+  get path(): string {
+    return this.options.file;
   }
 
   /** False from a failed open or write until every buffered record is on disk again. */

@@ -16,6 +16,7 @@ export function registerMcp(program: Command): void {
     )
     .requiredOption('--policy <file>', 'policy file')
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
+    .option('--audit-required', 'fail closed: deny every call while the audit trail cannot be written')
     .option(
       '--approvals <strategy>',
       `who answers prompts the client cannot ask about: ${APPROVAL_STRATEGIES.join(' | ')}`,

@@ -1,5 +1,6 @@
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
+import type { AuditLogPlugin } from '@toolgate/audit-log';
 import type { GuardPlugin } from '@toolgate/core';
 import { UsageError } from '../exitCodes.js';
 import { APPROVAL_STRATEGIES } from './approvalStrategies.js';
@@ -7,6 +8,8 @@ import { APPROVAL_STRATEGIES } from './approvalStrategies.js';
 export interface ExtraPluginOptions {
   /** Audit trail file (every decision). */
   audit?: string;
+  /** Fail closed when the audit trail cannot be written (`--audit-required`). */
+  auditRequired?: boolean;
   /** Absent: no approvals plugin (the host settles prompts itself, as Claude Code's `ask` does). */
   approvals?: string;
 }
@@ -28,6 +31,8 @@ function controllingTerminal(): { input: ReadStream; output: WriteStream } {
 
 export interface ExtraPlugins {
   plugins: GuardPlugin[];
+  /** The audit plugin, when `--audit` was given: commands report its failures loudly. */
+  audit?: AuditLogPlugin;
   /** Releases what the plugins hold open (the terminal): without it the process would never exit. */
   close(): void;
 }
@@ -39,13 +44,15 @@ export interface ExtraPlugins {
 export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPlugins> {
   const plugins: GuardPlugin[] = [];
   let terminal: ReturnType<typeof controllingTerminal> | undefined;
+  let audit: AuditLogPlugin | undefined;
   if (options.audit !== undefined) {
     if (options.audit.trim() === '') throw new UsageError('--audit must name a file');
     const { auditLog } = await import('@toolgate/audit-log');
-    plugins.push(auditLog({ file: options.audit, level: 'all' }));
-  }
+    audit = auditLog({ file: options.audit, level: 'all', required: options.auditRequired === true });
+    plugins.push(audit);
+  } else if (options.auditRequired) throw new UsageError('--audit-required needs --audit <file>');
   const name = options.approvals;
-  if (name === undefined) return { plugins, close() {} };
+  if (name === undefined) return { plugins, ...(audit ? { audit } : {}), close() {} };
   if (!(APPROVAL_STRATEGIES as readonly string[]).includes(name)) {
     throw new UsageError(
       `--approvals must be one of ${APPROVAL_STRATEGIES.join(', ')}, got ${JSON.stringify(name)}`,
@@ -57,6 +64,7 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
   plugins.push(approvals({ strategy }));
   return {
     plugins,
+    ...(audit ? { audit } : {}),
     close() {
       terminal?.input.destroy();
       terminal?.output.destroy();

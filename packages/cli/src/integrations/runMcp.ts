@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GuardPlugin } from '@toolgate/core';
+import type { AuditErrorEvent } from '@toolgate/audit-log';
 import {
   createGateway,
   elicitationApprover,
@@ -9,12 +9,14 @@ import {
 } from '@toolgate/mcp';
 import { buildGuard } from '../buildGuard.js';
 import { UsageError } from '../exitCodes.js';
-import { extraPlugins } from './extraPlugins.js';
+import { auditOpenProblem } from './auditWatch.js';
+import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
 
 export interface McpCommandOptions {
   dialect: string;
   policy: string;
   audit?: string;
+  auditRequired?: boolean;
   approvals?: string;
   cwd?: string;
   workspace?: string;
@@ -44,7 +46,22 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
   const elicitation = elicitationApprover();
   const extras = await extraPlugins({ ...options, approvals: options.approvals ?? 'auto-deny' });
   try {
-    return await serve(server, options, relative, elicitation, extras.plugins);
+    const problem = auditOpenProblem(extras.audit);
+    if (problem) throw new UsageError(`--audit: ${problem}`);
+    const code = await serve(server, options, relative, elicitation, extras);
+    // Records the trail could not take: the session ends non-zero, never as if all were recorded.
+    const { buffered, dropped, failures } = extras.audit?.counters ?? {
+      buffered: 0,
+      dropped: 0,
+      failures: 0,
+    };
+    if (extras.audit && !extras.audit.flush()) {
+      process.stderr.write(
+        `toolgate mcp: ${buffered + dropped} audit record(s) could not be written to ${extras.audit.file}\n`,
+      );
+      return code || 1;
+    }
+    return failures > 0 && code === 0 ? 1 : code;
   } finally {
     extras.close();
   }
@@ -55,7 +72,7 @@ async function serve(
   options: McpCommandOptions,
   relative: 'deny' | 'cwd',
   elicitation: ReturnType<typeof elicitationApprover>,
-  extras: GuardPlugin[],
+  { plugins: extras, audit }: ExtraPlugins,
 ): Promise<number> {
   const { guard, ctx } = buildGuard({
     dialect: options.dialect,
@@ -68,6 +85,12 @@ async function serve(
     // against its first root): denied unless the user vouches that the server uses --cwd too.
     plugins: [elicitation, ...extras, ...(relative === 'deny' ? [requireAbsolutePaths()] : [])],
   });
+  // Every failure of the trail is on stderr as it happens (the gateway runs for a whole session).
+  if (audit)
+    guard.events.on('audit-error', (event: AuditErrorEvent) => {
+      const error = event.error instanceof Error ? event.error.message : String(event.error);
+      process.stderr.write(`toolgate mcp: audit trail ${event.file}: ${event.what} failed: ${error}\n`);
+    });
   // The child runs in the directory relative paths are judged against.
   const spawned = upstreamFrom(server, options.url);
   const upstream = 'command' in spawned ? { ...spawned, cwd: ctx.cwd } : spawned;
