@@ -20,6 +20,16 @@ export { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js
 export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
 export { expandPath } from './expandPath.js';
 export type {
+  ApprovalAnswerMessage,
+  ApprovalBus,
+  ApprovalMessage,
+  AuditSink,
+  DecisionEvent,
+  GrantStore,
+  PolicySource,
+  StoredSession,
+} from './fleetStores.js';
+export type {
   GuardHooks,
   HookFacade,
   HookName,
