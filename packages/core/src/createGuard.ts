@@ -28,12 +28,10 @@ import type {
   Decision,
   DescribeContext,
   Finding,
-  PromptRequest,
   RejectionEnvelope,
   ToolCall,
   ToolDescriptor,
   Verdict,
-  Violation,
 } from './types.js';
 import { validateContext } from './validateContext.js';
 
