@@ -35,6 +35,8 @@ export const verdictCodes = {
     'The policy disables this tool (Hermes `tools.<tool>.enabled: false`): every call of it is denied, with or without paths.',
   TOOL_APPROVAL:
     "The policy requires approval for every call of this tool (OpenFang `requires_approval`); asked in the same single request as the call's path prompts.",
+  AUDIT_UNAVAILABLE:
+    'The audit trail cannot be written (disk full, permissions, lock held) and audit is required (`audit-log` option `required`, CLI `--audit-required`): every call is denied until it can.',
 } as const;
 
 export const errorCodes = {

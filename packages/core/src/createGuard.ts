@@ -10,7 +10,8 @@ import {
   interceptHooks,
   type PluginHooks,
 } from './hooks.js';
-import { PluginFailure } from './pluginFailure.js';
+import { type PluginFailure, toPluginFailure } from './pluginFailure.js';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionStore } from './sessionStore.js';
 import {
   buildDecision,
   frozenList,
@@ -28,14 +29,12 @@ import type {
   Decision,
   DescribeContext,
   Finding,
-  PromptRequest,
   RejectionEnvelope,
   SandboxedRun,
   Sandboxer,
   ToolCall,
   ToolDescriptor,
   Verdict,
-  Violation,
 } from './types.js';
 import { validateContext } from './validateContext.js';
 
@@ -80,6 +79,11 @@ export interface GuardOptions {
    * inside it instead of being denied (its `mode`: `uncertain`, or `always` for every shell call).
    */
   sandbox?: Sandboxer;
+  /**
+   * Bounds on per-session state (default `{max: 4096, idleMs: 3_600_000}`): the least recently used idle
+   * session is forgotten first. Plugins that must not forget persist their state (approvals' `dir`).
+   */
+  sessions?: Partial<SessionLimits>;
 }
 
 export interface CheckOptions {
@@ -133,7 +137,15 @@ const DEFAULT_TIMEOUTS: HookTimeouts = {
   onPrompt: 300_000,
   observers: 1_000,
 };
-const OPTION_KEYS = new Set(['plugins', 'disclosure', 'uncertain', 'unguarded', 'timeouts', 'sandbox']);
+const OPTION_KEYS = new Set([
+  'plugins',
+  'disclosure',
+  'uncertain',
+  'unguarded',
+  'timeouts',
+  'sandbox',
+  'sessions',
+]);
 
 function invalidOption(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -141,6 +153,24 @@ function invalidOption(field: string, value: unknown, expected: string): Toolgat
     `createGuard: option ${field} must be ${expected}, got ${describeValue(value)}`,
     { field },
   );
+}
+
+function sessionLimits(options: GuardOptions): SessionLimits {
+  const given = options.sessions === undefined ? {} : options.sessions;
+  if (given === null || typeof given !== 'object') throw invalidOption('sessions', given, 'an object');
+  const limits = { ...DEFAULT_SESSION_LIMITS };
+  for (const [key, value] of Object.entries(given)) {
+    if (key === 'max') {
+      if (!Number.isInteger(value) || (value as number) < 1)
+        throw invalidOption('sessions.max', value, 'a positive integer');
+      limits.max = value as number;
+    } else if (key === 'idleMs') {
+      if (typeof value !== 'number' || !(value > 0))
+        throw invalidOption('sessions.idleMs', value, 'a positive number of milliseconds');
+      limits.idleMs = value;
+    } else throw invalidOption(`sessions.${key}`, value, 'one of max, idleMs');
+  }
+  return limits;
 }
 
 function checkOptions(options: GuardOptions): HookTimeouts {
@@ -213,7 +243,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const events = new EventEmitter();
   const hooks: GuardHooks = createHooks();
   const names: string[] = [];
-  const sessions = new Map<string, Map<string, unknown>>();
+  const sessions = new SessionStore(sessionLimits(options));
   let frozen = false;
   let hasPolicy = false;
   const policies: string[] = [];
@@ -356,20 +386,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return undefined;
   };
 
-  const sessionStore = (sessionId: string) => {
-    let store = sessions.get(sessionId);
-    if (!store) {
-      store = new Map();
-      sessions.set(sessionId, store);
-    }
-    return store;
-  };
-
   const failClosed = (error: unknown): Finding => {
-    const failure =
-      error instanceof PluginFailure
-        ? error
-        : new PluginFailure('core', 'check', 'threw', String(error), error);
+    const failure = toPluginFailure('core', 'check', error);
     report('plugin-error', failure);
     return pluginErrorFinding(failure);
   };
@@ -390,8 +408,23 @@ export function createGuard(options: GuardOptions = {}): Guard {
   async function check(call: ToolCall, ctx: CallContext, checkOpts: CheckOptions = {}): Promise<Decision> {
     validateContext(ctx);
     freeze();
-    const state = new CallStateImpl(nextId(), call, ctx, sessionStore(ctx.sessionId));
     const time = Date.now();
+    const session = sessions.acquire(ctx.sessionId, time);
+    try {
+      return await decideCall(call, ctx, checkOpts, session.store, time);
+    } finally {
+      sessions.release(session);
+    }
+  }
+
+  async function decideCall(
+    call: ToolCall,
+    ctx: CallContext,
+    checkOpts: CheckOptions,
+    store: Map<string, unknown>,
+    time: number,
+  ): Promise<Decision> {
+    const state = new CallStateImpl(nextId(), call, ctx, store);
     const tool = toolNameOf(call);
     let deny = malformedCall(call, tool) ?? (await collectAndJudge(call, state));
     const verdict: Verdict = deny ? 'deny' : state.prompts.length > 0 ? 'prompt' : 'allow';

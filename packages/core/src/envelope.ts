@@ -17,7 +17,27 @@ const DEFAULT_HINTS: Record<string, string> = {
   NO_POLICY: 'No policy is configured for file access; ask the user to configure one.',
   TOOL_DISABLED: 'This tool is disabled by the policy; use another tool or ask the user.',
   INVALID_CALL: 'Send the tool call with a tool name and an object of arguments.',
+  AUDIT_UNAVAILABLE: 'The audit trail cannot be written; ask the user to fix it before retrying.',
 };
+
+/** At most this many allowed roots are shown; the rest are counted. A plugin may cap lower. */
+export const MAX_ALLOWED_PATHS = 20;
+
+function allowedPathsOf(
+  finding: Finding,
+): Pick<RejectionEnvelope, 'allowed_paths' | 'allowed_paths_omitted'> {
+  const list = finding.allowedPaths;
+  if (!Array.isArray(list) || list.length === 0) return {};
+  const more = typeof finding.allowedPathsOmitted === 'number' ? finding.allowedPathsOmitted : 0;
+  if (list.length <= MAX_ALLOWED_PATHS)
+    return more > 0
+      ? { allowed_paths: [...list], allowed_paths_omitted: more }
+      : { allowed_paths: [...list] };
+  return {
+    allowed_paths: list.slice(0, MAX_ALLOWED_PATHS),
+    allowed_paths_omitted: list.length - MAX_ALLOWED_PATHS + more,
+  };
+}
 
 /**
  * The rejection envelope the model sees (ARCHITECTURE.md). With `disclosure: 'redacted'` the allowed roots
@@ -35,9 +55,7 @@ export function buildEnvelope(
     code: finding.code,
     tool_name: tool,
     ...(access ? { path: access.realPath ?? access.path, operation: access.op } : {}),
-    ...(disclosure === 'full' && finding.allowedPaths && finding.allowedPaths.length > 0
-      ? { allowed_paths: [...finding.allowedPaths] }
-      : {}),
+    ...(disclosure === 'full' ? allowedPathsOf(finding) : {}),
     hint: finding.hint ?? DEFAULT_HINTS[finding.code] ?? 'Ask the user how to proceed.',
     decision_id: decisionId,
   };

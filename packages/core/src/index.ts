@@ -15,10 +15,20 @@ export type {
 } from './createGuard.js';
 export { createGuard } from './createGuard.js';
 export type { Disclosure } from './envelope.js';
-export { buildEnvelope } from './envelope.js';
+export { buildEnvelope, MAX_ALLOWED_PATHS } from './envelope.js';
 export { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
 export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
 export { expandPath } from './expandPath.js';
+export type {
+  ApprovalAnswerMessage,
+  ApprovalBus,
+  ApprovalMessage,
+  AuditSink,
+  DecisionEvent,
+  GrantStore,
+  PolicySource,
+  StoredSession,
+} from './fleetStores.js';
 export type {
   GuardHooks,
   HookFacade,
@@ -29,9 +39,12 @@ export type {
   ToolResult,
 } from './hooks.js';
 export { isWithin } from './isWithin.js';
+export { LruMap } from './lruMap.js';
 export { PluginFailure } from './pluginFailure.js';
 export type { ResolveOptions } from './resolvePath.js';
 export { resolvePath } from './resolvePath.js';
+export type { SessionLimits } from './sessionStore.js';
+export { DEFAULT_SESSION_LIMITS } from './sessionStore.js';
 export type { Severity, SeverityRule } from './severity.js';
 export { accessSeverity, DEFAULT_SEVERITY_RULES, decisionSeverity, SEVERITY_ORDER } from './severity.js';
 export type { StageName } from './stages.js';

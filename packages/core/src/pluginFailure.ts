@@ -1,3 +1,5 @@
+import { describeThrown } from './describeThrown.js';
+
 /** A plugin broke its contract on a hook: threw, rejected, timed out, or returned something invalid. */
 export class PluginFailure extends Error {
   readonly plugin: string;
@@ -23,9 +25,8 @@ export class PluginFailure extends Error {
 }
 
 export function toPluginFailure(plugin: string, hook: string, error: unknown): PluginFailure {
-  if (error instanceof PluginFailure) return error;
-  const detail = error instanceof Error ? error.message : String(error);
-  return new PluginFailure(plugin, hook, 'threw', detail, error);
+  if (isPluginFailure(error)) return error;
+  return new PluginFailure(plugin, hook, 'threw', describeThrown(error), error);
 }
 
 /** Races `promise` against a timer; the timer is cleared either way so it never keeps the process alive. */
@@ -44,4 +45,13 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () =>
       },
     );
   });
+}
+
+/** `instanceof` itself throws on a revoked proxy: a thrown value is never trusted to be inspectable. */
+function isPluginFailure(value: unknown): value is PluginFailure {
+  try {
+    return value instanceof PluginFailure;
+  } catch {
+    return false;
+  }
 }

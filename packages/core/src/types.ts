@@ -127,6 +127,8 @@ export interface Finding {
   hint?: string;
   /** Roots the policy would allow for this operation (shown only with `disclosure: 'full'`). */
   allowedPaths?: string[];
+  /** How many more allowed roots there are than `allowedPaths` lists (a policy of thousands is capped). */
+  allowedPathsOmitted?: number;
 }
 
 export type DenyFinding = Finding & { action: 'deny' };
@@ -140,6 +142,8 @@ export interface RejectionEnvelope {
   path?: string;
   operation?: Op;
   allowed_paths?: string[];
+  /** Allowed roots not listed in `allowed_paths` (the list is capped so the envelope stays small). */
+  allowed_paths_omitted?: number;
   hint: string;
   decision_id: string;
   /** The call was not denied but rewritten to run inside the OS sandbox (code `SANDBOXED`). */

@@ -8,15 +8,26 @@ import { checkOptions, type Gateway, type GatewayOptions } from './gatewayOption
 import {
   errorResponse,
   INTERNAL_ERROR,
+  INVALID_REQUEST,
   isNotification,
   isRequest,
   isResponse,
+  MALFORMED_RESPONSE,
+  PARSE_ERROR,
+  REQUEST_TIMEOUT,
   type RequestId,
   type RpcRequest,
   UPSTREAM_CLOSED,
 } from './jsonRpc.js';
+import { DEFAULT_MAX_FRAME_BYTES, type MalformedFrame } from './lineTransport.js';
 import { OwnRequests } from './ownRequests.js';
 import { upstreamFactory } from './upstream.js';
+
+interface Relayed {
+  method: string;
+  timer: NodeJS.Timeout;
+  progressToken?: string | number;
+}
 
 /**
  * An MCP gateway: the client talks to it as if it were the server, and it relays every message to the real
@@ -42,8 +53,11 @@ import { upstreamFactory } from './upstream.js';
 export function createGateway(options: GatewayOptions): Gateway {
   checkOptions(options);
   const { guard, elicitation } = options;
-  const makeUpstream = upstreamFactory(options.upstream);
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  const makeUpstream = upstreamFactory(options.upstream, maxFrameBytes);
   const primeTimeoutMs = options.primeTimeoutMs ?? 10_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
+  let restartsLeft = options.restart ?? 0;
   const onError =
     options.onError ?? ((error: Error) => process.stderr.write(`toolgate mcp: ${error.message}\n`));
   const report = (error: unknown) => {
@@ -61,9 +75,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   let isClosed = false;
   let closing: Promise<void> | undefined;
   let closedBy: Gateway['closedBy'];
-  // Client requests relayed upstream and not answered yet (id → method): answered with an error if the
-  // server goes away, so no client waits forever.
-  const relayed = new Map<RequestId, string>();
+  // Client requests relayed upstream and not answered yet: answered with an error if the server goes away,
+  // answers garbage or nothing within the request timeout, so no client waits forever.
+  const relayed = new Map<RequestId, Relayed>();
+  const byProgressToken = new Map<string | number, RequestId>();
+  // The client's own initialize request: a restarted server is initialised with the same parameters.
+  let initializeParams: Record<string, unknown> | undefined;
+  let restarting: Promise<void> | undefined;
   // tools/call requests being judged; a cancellation that arrives meanwhile means they are never relayed.
   const judging = new Map<RequestId, { cancelled: boolean }>();
   const ownUp = new OwnRequests();
@@ -81,22 +99,65 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const toUpstream = (message: JSONRPCMessage) => {
     if (isClosed || !upstream) return;
+    if (restarting) {
+      void restarting.then(() => toUpstream(message));
+      return;
+    }
     upstream.send(message).catch((error: unknown) => {
       report(error);
-      if (isRequest(message)) {
-        relayed.delete(message.id);
-        toClient(
-          errorResponse(
-            message.id,
-            UPSTREAM_CLOSED,
-            `toolgate: could not reach the upstream MCP server: ${String(error)}`,
-          ),
+      if (isRequest(message))
+        answerRelayed(
+          message.id,
+          UPSTREAM_CLOSED,
+          `toolgate: could not reach the upstream MCP server: ${String(error)}`,
         );
-      }
     });
   };
+
+  /** Settles a relayed request with an error, once: the server's late answer is then dropped. */
+  const answerRelayed = (id: RequestId, code: number, text: string): boolean => {
+    const entry = forget(id);
+    if (!entry) return false;
+    toClient(errorResponse(id, code, text));
+    return true;
+  };
+  const forget = (id: RequestId): Relayed | undefined => {
+    const entry = relayed.get(id);
+    if (!entry) return undefined;
+    relayed.delete(id);
+    clearTimeout(entry.timer);
+    if (entry.progressToken !== undefined) byProgressToken.delete(entry.progressToken);
+    return entry;
+  };
+  const startTimer = (id: RequestId, method: string): NodeJS.Timeout => {
+    const timer = setTimeout(() => {
+      if (
+        answerRelayed(
+          id,
+          REQUEST_TIMEOUT,
+          `toolgate: the upstream MCP server did not answer ${method} within ${requestTimeoutMs} ms`,
+        )
+      ) {
+        report(new Error(`${method} (id ${JSON.stringify(id)}) timed out after ${requestTimeoutMs} ms`));
+        toUpstream({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'toolgate: request timed out' },
+        } as JSONRPCMessage);
+      }
+    }, requestTimeoutMs);
+    timer.unref();
+    return timer;
+  };
   const relayRequest = (message: JSONRPCMessage & RpcRequest) => {
-    relayed.set(message.id, message.method);
+    const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
+    if (progressToken !== undefined) byProgressToken.set(progressToken, message.id);
+    relayed.set(message.id, {
+      method: message.method,
+      timer: startTimer(message.id, message.method),
+      ...(progressToken !== undefined ? { progressToken } : {}),
+    });
     toUpstream(message);
   };
 
@@ -122,6 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   const onInitialize = (message: JSONRPCMessage & RpcRequest): boolean => {
+    initializeParams = message.params;
     const identity = clientIdentity(message.params);
     if (options.ctxFor) {
       try {
@@ -237,8 +299,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (isClosed) return;
     if (isResponse(message)) {
       if (ownUp.settle(message)) return;
-      const method = relayed.get(message.id);
-      relayed.delete(message.id);
+      const entry = forget(message.id);
+      if (!entry) {
+        // Already answered (timed out, or the server answered twice), or never asked: not relayed.
+        report(
+          new Error(`dropped a response for unknown or settled request id ${JSON.stringify(message.id)}`),
+        );
+        return;
+      }
+      const method = entry.method;
       const result = message.result;
       if (method === 'tools/list' && result && Array.isArray(result.tools) && ctx) {
         toClient({
@@ -258,7 +327,35 @@ export function createGateway(options: GatewayOptions): Gateway {
       return;
     }
     if (isNotification(message) && message.method === 'notifications/tools/list_changed') prime();
+    if (isNotification(message) && message.method === 'notifications/progress') {
+      // A request that reports progress is alive: its timeout starts again.
+      const token = (message.params as { progressToken?: string | number } | undefined)?.progressToken;
+      const id = token === undefined ? undefined : byProgressToken.get(token);
+      const entry = id === undefined ? undefined : relayed.get(id);
+      if (id !== undefined && entry) {
+        clearTimeout(entry.timer);
+        entry.timer = startTimer(id, entry.method);
+      }
+    }
     toClient(message);
+  };
+
+  // The server wrote something that is not a JSON-RPC message (or one over the frame limit): the request it
+  // answers, when its id can be read, gets an error now instead of waiting for its timeout.
+  const fromUpstreamMalformed = (frame: MalformedFrame) => {
+    if (frame.id === undefined) return;
+    const text = `toolgate: the upstream MCP server answered with a malformed message: ${frame.reason}`;
+    if (answerRelayed(frame.id, MALFORMED_RESPONSE, text)) return;
+    ownUp.settle({ jsonrpc: '2.0', id: frame.id, error: { code: MALFORMED_RESPONSE, message: text } });
+  };
+  // The client sent something that is not a JSON-RPC message: JSON-RPC's own error answers.
+  const fromClientMalformed = (frame: MalformedFrame) => {
+    const code = frame.reason.startsWith('a line that is not JSON') ? PARSE_ERROR : INVALID_REQUEST;
+    toClient({
+      jsonrpc: '2.0',
+      id: frame.id ?? null,
+      error: { code, message: `toolgate: ${frame.reason}` },
+    } as unknown as JSONRPCMessage);
   };
 
   const close = (by: NonNullable<Gateway['closedBy']> = 'local'): Promise<void> => {
@@ -271,6 +368,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // A context built per connection (ctxFor) is this connection's session: forget its grants with it.
     // A fixed ctx may be shared by several gateways, so its session is left to the caller.
     if (options.ctxFor && ctx) guard.endSession(ctx.sessionId);
+    for (const entry of relayed.values()) clearTimeout(entry.timer);
     const gone = new Error('the gateway closed');
     ownUp.failAll(gone);
     ownDown.failAll(gone);
@@ -282,11 +380,46 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (isClosed) return;
     const message = 'toolgate: the upstream MCP server closed the connection (it exited or crashed)';
     report(new Error(message));
-    // Answer every relayed request before closing, so no client waits on an answer that cannot come.
-    if (client)
-      for (const id of relayed.keys()) client.send(errorResponse(id, UPSTREAM_CLOSED, message)).catch(report);
-    relayed.clear();
+    // Answer every relayed request first, so no client waits on an answer that cannot come.
+    for (const id of [...relayed.keys()]) answerRelayed(id, UPSTREAM_CLOSED, message);
+    ownUp.failAll(new Error(message));
+    if (restartsLeft > 0 && initializeParams) {
+      restartsLeft--;
+      restarting = restart().then(
+        () => {
+          restarting = undefined;
+        },
+        (error: unknown) => {
+          restarting = undefined;
+          report(new Error(`could not restart the upstream MCP server: ${String(error)}`));
+          void close('upstream');
+        },
+      );
+      return;
+    }
     void close('upstream');
+  };
+
+  /** A new server, initialised as the client initialised the last one; then its tools are listed again. */
+  const restart = async () => {
+    const next = await makeUpstream();
+    attach(next);
+    await next.start();
+    upstream = next;
+    const result = await ownUp.send(next, 'initialize', initializeParams ?? {}, primeTimeoutMs);
+    if (typeof result.protocolVersion === 'string') next.setProtocolVersion?.(result.protocolVersion);
+    await next.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+    report(new Error('the upstream MCP server was restarted'));
+    if (serverHasTools) prime();
+  };
+
+  const attach = (transport: Transport) => {
+    transport.onmessage = fromUpstream;
+    transport.onerror = report;
+    transport.onclose = () => {
+      if (transport === upstream) upstreamGone();
+    };
+    (transport as { onmalformed?: (f: MalformedFrame) => void }).onmalformed = fromUpstreamMalformed;
   };
 
   return {
@@ -315,9 +448,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           `createGateway: cannot load the upstream transport: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
-      upstream.onmessage = fromUpstream;
-      upstream.onerror = report;
-      upstream.onclose = upstreamGone;
+      attach(upstream);
       try {
         await upstream.start();
       } catch (error) {
@@ -330,6 +461,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       client.onmessage = fromClient;
       client.onerror = report;
+      (client as { onmalformed?: (f: MalformedFrame) => void }).onmalformed = fromClientMalformed;
       client.onclose = () => void close('client');
       await client.start();
     },

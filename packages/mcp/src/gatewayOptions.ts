@@ -18,6 +18,23 @@ export interface GatewayOptions {
   primeTimeoutMs?: number;
   /** Transport errors and malformed messages (default: one line on stderr). */
   onError?: (error: Error) => void;
+  /**
+   * How long a relayed request waits for the server's answer (default 120 000 ms; progress notifications
+   * for it restart the clock). On expiry the client gets a JSON-RPC error (-32001) and the server a
+   * `notifications/cancelled`: a server that answers nothing never leaves the client waiting forever.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Largest message accepted on a stdio stream (default 32 MiB). A longer one is answered with a JSON-RPC
+   * error naming its size when its id can be read; the connection goes on.
+   */
+  maxFrameBytes?: number;
+  /**
+   * Restart a spawned server (`upstream: {command}`) that exits or crashes, at most this many times per
+   * gateway (default 0: the gateway closes with it). Requests in flight are answered with an error either
+   * way; the new server is initialised with the client's own `initialize` parameters.
+   */
+  restart?: number;
 }
 
 export interface Gateway {
@@ -41,6 +58,9 @@ const OPTION_KEYS = new Set([
   'elicitation',
   'primeTimeoutMs',
   'onError',
+  'requestTimeoutMs',
+  'maxFrameBytes',
+  'restart',
 ]);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
@@ -79,4 +99,14 @@ export function checkOptions(options: GatewayOptions): void {
     !(typeof options.primeTimeoutMs === 'number' && options.primeTimeoutMs > 0)
   )
     throw invalid('primeTimeoutMs', options.primeTimeoutMs, 'a positive number');
+  for (const key of ['requestTimeoutMs', 'maxFrameBytes'] as const) {
+    const v = options[key];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v > 0))
+      throw invalid(key, v, 'a positive number');
+  }
+  const restart = options.restart;
+  if (restart !== undefined && !(Number.isInteger(restart) && restart >= 0))
+    throw invalid('restart', restart, 'a non-negative integer');
+  if (restart && !(options.upstream && typeof options.upstream === 'object' && 'command' in options.upstream))
+    throw invalid('restart', restart, '0 unless upstream is a spawned server ({command, args})');
 }

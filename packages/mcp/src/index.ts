@@ -7,6 +7,8 @@ export type { DeniedToolResult } from './denyResult.js';
 export { denyResult } from './denyResult.js';
 export type { Elicit, ElicitationApprover, ElicitationApproverOptions } from './elicitationApprover.js';
 export { elicitationApprover } from './elicitationApprover.js';
+export type { MalformedFrame } from './lineTransport.js';
+export { DEFAULT_MAX_FRAME_BYTES, LineTransport } from './lineTransport.js';
 export { requireAbsolutePaths } from './requireAbsolutePaths.js';
 export type { HttpApi, HttpApiOptions } from './serveHttpApi.js';
 export { serveHttpApi } from './serveHttpApi.js';

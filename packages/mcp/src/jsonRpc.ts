@@ -39,6 +39,14 @@ export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage &
 export const UPSTREAM_CLOSED = -32000;
 /** JSON-RPC "internal error". */
 export const INTERNAL_ERROR = -32603;
+/** The MCP SDK's request timeout code: the server did not answer in time. */
+export const REQUEST_TIMEOUT = -32001;
+/** The server answered with a message that is not JSON-RPC, or one over the frame limit. */
+export const MALFORMED_RESPONSE = -32002;
+/** JSON-RPC "parse error": the client sent something that is not JSON. */
+export const PARSE_ERROR = -32700;
+/** JSON-RPC "invalid request": the client sent JSON that is not a JSON-RPC message, or one too long. */
+export const INVALID_REQUEST = -32600;
 
 export function errorResponse(id: RequestId, code: number, message: string): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code, message } } as JSONRPCMessage;

@@ -1,5 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createGateway, type Gateway, type GatewayOptions } from './createGateway.js';
+import { DEFAULT_MAX_FRAME_BYTES, LineTransport } from './lineTransport.js';
 
 export interface StdioStreams {
   stdin: NodeJS.ReadableStream;
@@ -8,8 +8,8 @@ export interface StdioStreams {
 
 /**
  * Serves one MCP client on stdio through a gateway until either side goes away, and resolves with why.
- * The SDK's stdio server transport does not notice the client closing stdin, so that is watched here:
- * without it a gateway whose client has gone would keep its child process alive forever.
+ * The client closing stdin ends the session: without that a gateway whose client has gone would keep its
+ * child process alive forever.
  *
  * @example
  * ```ts
@@ -23,7 +23,12 @@ export async function serveStdio(
   streams: StdioStreams = { stdin: process.stdin, stdout: process.stdout },
 ): Promise<Gateway> {
   const gateway = createGateway(options);
-  const transport = new StdioServerTransport(streams.stdin as never, streams.stdout as never);
+  // Not the SDK's stdio server transport: it closes on a message over 10 MiB, ending the gateway.
+  const transport = new LineTransport(
+    streams.stdin,
+    streams.stdout,
+    options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+  );
   // stdin ending is the client hanging up; a signal is this process being told to stop.
   const hangUp = () => void transport.close();
   const stop = () => void gateway.close();

@@ -1,6 +1,7 @@
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describeValue, ToolgateError } from '@toolgate/core';
+import { ChildUpstream } from './childUpstream.js';
+import { DEFAULT_MAX_FRAME_BYTES } from './lineTransport.js';
 
 /** Run the real server as a child process speaking MCP over stdio. */
 export interface StdioUpstream {
@@ -30,7 +31,10 @@ function invalid(field: string, value: unknown, expected: string): ToolgateError
 }
 
 /** Validates the upstream option at construction (not at connect) and returns a factory for its transport. */
-export function upstreamFactory(upstream: UpstreamOptions | Transport): () => Promise<Transport> {
+export function upstreamFactory(
+  upstream: UpstreamOptions | Transport,
+  maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
+): () => Promise<Transport> {
   if (upstream === null || typeof upstream !== 'object')
     throw invalid('upstream', upstream, '{ command, args } or { url } or an MCP Transport');
   if ('send' in upstream && typeof upstream.send === 'function') return async () => upstream as Transport;
@@ -60,5 +64,12 @@ export function upstreamFactory(upstream: UpstreamOptions | Transport): () => Pr
   if (!['inherit', 'pipe', 'ignore'].includes(stderr))
     throw invalid('upstream.stderr', stderr, '"inherit", "pipe" or "ignore"');
   return async () =>
-    new StdioClientTransport({ command, args, stderr, ...(env ? { env } : {}), ...(cwd ? { cwd } : {}) });
+    new ChildUpstream({
+      command,
+      args,
+      stderr,
+      maxFrameBytes,
+      ...(env ? { env } : {}),
+      ...(cwd ? { cwd } : {}),
+    });
 }

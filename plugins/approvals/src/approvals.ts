@@ -59,6 +59,9 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
   let overlayChain: Promise<void> = Promise.resolve();
   // Both taps see the same request object; prepare it once.
   const prepared = new WeakMap<PromptRequest, PreparedRequest>();
+  // Core forgets idle sessions (its LRU); a cancellation must outlive that, or a session evicted and seen
+  // again would be usable after its user pressed `q`. Only human cancellations land here.
+  const cancelledSessions = new Set<string>();
   const prepare = (request: PromptRequest) => {
     let p = prepared.get(request);
     if (!p) {
@@ -82,7 +85,10 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
 
       hooks.onPrompt.tapPromise({ stage: Stage.GRANTS }, async (request, state) => {
         const s = await sessionOf(state, o.dir, warn);
-        if (s.cancelled) return cancelledAnswer();
+        if (s.cancelled) {
+          cancelledSessions.add(s.sessionId);
+          return cancelledAnswer();
+        }
         return fromGrants(s, prepare(request), o, warn);
       });
 
@@ -112,7 +118,10 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
         s.inflight.set(p.key, asking);
         try {
           const answer = await asking;
-          if (s.cancelled) state.session.set(CANCELLED_KEY, true);
+          if (s.cancelled) {
+            state.session.set(CANCELLED_KEY, true);
+            cancelledSessions.add(s.sessionId);
+          }
           return answer;
         } finally {
           s.inflight.delete(p.key);
@@ -122,7 +131,7 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
       // Seed 002: `q` cancels the session — every later call is denied, also calls that need no approval.
       // A synchronous tap on an in-memory flag, so calls of sessions never cancelled pay nothing.
       hooks.beforeToolCall.tap({ stage: Stage.GUARD }, (_call, state) =>
-        state.session.get(CANCELLED_KEY) === true
+        state.session.get(CANCELLED_KEY) === true || cancelledSessions.has(state.ctx.sessionId)
           ? {
               action: 'deny',
               code: 'SESSION_CANCELLED',

@@ -1,4 +1,16 @@
-import { createReadStream, createWriteStream, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  fstatSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { ignoreMissing } from './trailFiles.js';
@@ -11,11 +23,14 @@ import { ignoreMissing } from './trailFiles.js';
 export class RotatedCompressor {
   private chain: Promise<void> = Promise.resolve();
   private pending = 0;
+  /** Inodes queued or being compressed: a rotation schedules only what is new (the backlog stays bounded). */
+  private readonly queued = new Set<number>();
 
   constructor(
     private readonly file: string,
-    private readonly keep: number,
     private readonly onError: (error: unknown) => void,
+    /** Runs its argument holding the trail's lock: another process's rotation must not move files meanwhile. */
+    private readonly exclusive: (fn: () => void) => void = (fn) => fn(),
   ) {}
 
   /** True while a compression is queued or running. */
@@ -23,29 +38,36 @@ export class RotatedCompressor {
     return this.pending > 0;
   }
 
-  /** Queues every plain rotated file (after a restart, or right after a rotation: `.1`). */
+  /** Compressions queued or running: at most the number of plain rotated files, however often scheduled. */
+  get backlog(): number {
+    return this.pending;
+  }
+
+  /** Queues every plain rotated file not queued yet (after a restart, or right after a rotation: `.1`). */
   schedule(): void {
-    for (let i = 1; i <= this.keep; i++) {
+    for (const [, name] of plainRotated(this.file)) {
       let ino: number;
       try {
-        ino = statSync(`${this.file}.${i}`).ino;
+        ino = statSync(name).ino;
       } catch {
         continue;
       }
+      if (this.queued.has(ino)) continue;
+      this.queued.add(ino);
       this.pending++;
       this.chain = this.chain
         .then(() => this.compress(ino))
         .catch((error: unknown) => this.onError(error))
         .finally(() => {
           this.pending--;
+          this.queued.delete(ino);
         });
     }
   }
 
-  /** The current name of the rotated file with this inode, if it is still kept. */
+  /** The current name of the rotated file with this inode, if it is still kept (one listing, not `keep` stats). */
   private find(ino: number): string | undefined {
-    for (let i = 1; i <= this.keep; i++) {
-      const name = `${this.file}.${i}`;
+    for (const [, name] of plainRotated(this.file)) {
       try {
         if (statSync(name).ino === ino) return name;
       } catch {
@@ -55,24 +77,79 @@ export class RotatedCompressor {
     return undefined;
   }
 
-  private async compress(ino: number): Promise<void> {
-    const source = this.find(ino);
-    if (!source) return;
-    const tmp = `${this.file}.gz-${ino}.tmp`;
-    // Opened now, by name, while we know the name is right; later shifts rename it but the fd stays valid.
-    const fd = openSync(source, 'r');
-    try {
-      await pipeline(createReadStream('', { fd }), createGzip(), createWriteStream(tmp, { mode: 0o600 }));
-    } catch (error) {
-      ignoreMissing(() => unlinkSync(tmp));
-      throw error;
+  /**
+   * Opens the rotated file with this inode. Another process may rotate between finding its name and opening
+   * it (`.5` is then another file): the fd's inode is checked, so the fd is the file we meant, whatever its
+   * name is later. Without the check a file was compressed under another's name and one was lost.
+   */
+  private openInode(ino: number): number | undefined {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const source = this.find(ino);
+      if (!source) return undefined;
+      let fd: number;
+      try {
+        fd = openSync(source, 'r');
+      } catch {
+        continue;
+      }
+      if (fstatSync(fd).ino === ino) return fd;
+      closeSync(fd);
     }
-    const now = this.find(ino); // synchronous from here on: no rotation can interleave
-    if (!now) {
-      ignoreMissing(() => unlinkSync(tmp));
-      return;
-    }
-    renameSync(tmp, `${now}.gz`);
-    ignoreMissing(() => unlinkSync(now));
+    return undefined;
   }
+
+  private async compress(ino: number): Promise<void> {
+    const fd = this.openInode(ino);
+    if (fd === undefined) return;
+    // Unique per process: several writers of one trail may compress the same file at once.
+    const tmp = `${this.file}.gz-${ino}-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    // The fd stays open until the rename: while it is open the inode number cannot be reused by a new file
+    // (another writer may compress and unlink this one meanwhile), so `find(ino)` below finds this file or none.
+    try {
+      try {
+        await pipeline(
+          createReadStream('', { fd, autoClose: false, start: 0 }),
+          createGzip(),
+          createWriteStream(tmp, { mode: 0o600 }),
+        );
+      } catch (error) {
+        ignoreMissing(() => unlinkSync(tmp));
+        throw error;
+      }
+      // Under the lock: no rotation (of this process or another) can move the file between find and rename.
+      this.exclusive(() => {
+        const now = this.find(ino);
+        if (!now) {
+          ignoreMissing(() => unlinkSync(tmp));
+          return;
+        }
+        renameSync(tmp, `${now}.gz`);
+        ignoreMissing(() => unlinkSync(now));
+      });
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** Rotated files still plain (`.N` without a complete `.N.gz`), oldest first. */
+function plainRotated(file: string): [number, string][] {
+  const dir = dirname(file);
+  const base = basename(file);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const plain = new Map<number, string>();
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`)) continue;
+    const m = /^([1-9][0-9]*)(\.gz)?$/.exec(name.slice(base.length + 1));
+    if (!m) continue;
+    if (!m[2]) plain.set(Number(m[1]), join(dir, name));
+  }
+  // A plain file beside its complete `.gz` (interrupted between rename and unlink) is compressed again:
+  // the same content, and the plain copy is removed.
+  return [...plain].sort((a, b) => b[0] - a[0]);
 }

@@ -6,6 +6,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
@@ -14,6 +15,7 @@ import { chainLine, GENESIS, splitChained } from './chain.js';
 import { RotatedCompressor } from './compressRotated.js';
 import { lastLine } from './lastLine.js';
 import { shiftFiles } from './trailFiles.js';
+import { TrailLock } from './trailLock.js';
 
 /**
  * `sync`: each record is written (write(2) has returned) before the tap returns — it survives SIGKILL,
@@ -44,6 +46,12 @@ export interface DurableFileOptions {
   retryMs: number;
   /** Gzip rotated files (`.N.gz`), off the decision path. */
   compress: boolean;
+  /**
+   * Other processes may append to the same trail (hook processes of parallel tool calls): take the
+   * `<file>.lock` advisory lock around append and rotate, waiting at most this many ms (default 2000);
+   * `false` when this process is known to be the only writer.
+   */
+  lockWaitMs: number | false;
   /** Told of every failure, with a snapshot of the counters after it. */
   onError(
     error: unknown,
@@ -56,7 +64,14 @@ const open = new Set<DurableFile>();
 let exitHook = false;
 // A process that exits normally (process.exit, end of script) still gets queued records written.
 function flushAllAtExit(): void {
-  for (const file of open) file.flush();
+  for (const file of open) {
+    // Records that cannot be written even now are lost with the process: never silently.
+    if (!file.flush())
+      process.stderr.write(
+        `toolgate audit: ${file.counters.buffered} record(s) could not be written to ${file.path} and are lost at exit\n`,
+      );
+    file.releaseLock();
+  }
 }
 
 /**
@@ -75,16 +90,25 @@ export class DurableFile {
   private flushScheduled = false;
   private closed = false;
   private readonly compressor: RotatedCompressor | undefined;
+  private readonly lock: TrailLock | undefined;
+  /** The lock generation our size and last hash were read at. */
+  private syncedAt = -1;
 
   constructor(private readonly options: DurableFileOptions) {
     this.retryDelay = options.retryMs;
+    this.lock =
+      options.lockWaitMs === false ? undefined : new TrailLock(`${options.file}.lock`, options.lockWaitMs);
     open.add(this);
     if (!exitHook) {
       exitHook = true;
       process.on('exit', flushAllAtExit);
     }
     this.compressor = options.compress
-      ? new RotatedCompressor(options.file, options.keep, (error) => this.report(error, 'rotate'))
+      ? new RotatedCompressor(
+          options.file,
+          (error) => this.report(error, 'rotate'),
+          (fn) => this.exclusive(fn),
+        )
       : undefined;
     try {
       this.openFile();
@@ -92,6 +116,15 @@ export class DurableFile {
       this.fail(error, 'open');
     }
     this.compressor?.schedule(); // plain rotated files left by an earlier run
+  }
+
+  get path(): string {
+    return this.options.file;
+  }
+
+  /** False from a failed open or write until every buffered record is on disk again. */
+  get healthy(): boolean {
+    return !this.failing && (this.fd !== undefined || this.closed || this.options.durability === 'async');
   }
 
   /** True while rotated files are still being compressed. */
@@ -128,12 +161,12 @@ export class DurableFile {
     }
     while (this.queue.length > 0) {
       try {
-        this.persist(this.queue[0]!);
+        // Many records per write(2): `async` costs one syscall per batch, not per record.
+        this.queue.splice(0, this.persistBatch(this.queue));
       } catch (error) {
         this.fail(error, 'write');
         return false;
       }
-      this.queue.shift();
       this.counters.buffered = this.queue.length;
     }
     this.failing = false;
@@ -150,6 +183,40 @@ export class DurableFile {
     open.delete(this);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.closeFd();
+    this.lock?.release();
+  }
+
+  /** Runs `fn` holding the trail lock (renames of rotated files must not interleave with another writer's rotation). */
+  private exclusive(fn: () => void): void {
+    this.lock?.acquire();
+    fn();
+  }
+
+  /** Lets other processes write (at exit; otherwise the lock is released at the end of each event-loop turn). */
+  releaseLock(): void {
+    this.lock?.release();
+  }
+
+  /**
+   * Just took the lock: another process may have appended (our last hash is stale) or rotated (our fd is the
+   * rotated file now) since we last held it. Re-reads only what changed: an fstat and a stat when nothing did.
+   */
+  private syncWithOthers(): void {
+    // The first time: what the constructor read was read without the lock, possibly mid-rotation.
+    if (this.fd === undefined || this.syncedAt === -1) {
+      this.closeFd();
+      this.openFile();
+      return;
+    }
+    const st = statSync(this.options.file, { throwIfNoEntry: false });
+    const own = fstatSync(this.fd);
+    if (!st || st.ino !== own.ino || st.dev !== own.dev) {
+      this.closeFd();
+      this.openFile();
+    } else if (own.size !== this.size) {
+      this.closeFd();
+      this.openFile();
+    }
   }
 
   private openFile(): void {
@@ -172,8 +239,64 @@ export class DurableFile {
     this.fd = fd;
   }
 
-  private persist(content: string): void {
+  /** Takes the lock (other writers) and re-reads what they changed since we last held it. */
+  private own(): void {
+    if (this.lock) {
+      this.lock.acquire();
+      if (this.lock.generation !== this.syncedAt) {
+        this.syncWithOthers();
+        this.syncedAt = this.lock.generation;
+      }
+    }
     if (this.fd === undefined) this.openFile();
+  }
+
+  /**
+   * Writes the first records of `contents` with one write(2), up to a rotation boundary (or 512 records);
+   * returns how many. Nothing is counted written unless the whole batch is: a failed write is cut back.
+   */
+  private persistBatch(contents: readonly string[]): number {
+    this.own();
+    let prev = this.prev;
+    const parts: string[] = [];
+    let bytes = 0;
+    for (const content of contents) {
+      const { line, hash } = this.options.chain ? chainLine(content, prev) : { line: content, hash: prev };
+      const text = `${line}\n`;
+      const length = Buffer.byteLength(text);
+      if (this.size + bytes > 0 && this.size + bytes + length > this.options.maxSize) {
+        if (parts.length > 0) break; // the next batch starts in a fresh file
+        this.rotate();
+      }
+      parts.push(text);
+      bytes += length;
+      prev = hash;
+      if (parts.length >= 512) break;
+    }
+    const data = Buffer.from(parts.join(''));
+    const fd = this.fd!;
+    let done = 0;
+    try {
+      while (done < data.length) done += writeSync(fd, data, done);
+      if (this.options.durability === 'fsync') fsyncSync(fd);
+    } catch (error) {
+      if (done > 0) {
+        try {
+          ftruncateSync(fd, this.size);
+        } catch {
+          /* the next open terminates the torn line instead */
+        }
+      }
+      throw error;
+    }
+    this.size += data.length;
+    this.prev = prev;
+    this.counters.written += parts.length;
+    return parts.length;
+  }
+
+  private persist(content: string): void {
+    this.own();
     const { line, hash } = this.options.chain
       ? chainLine(content, this.prev)
       : { line: content, hash: this.prev };

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 // Records are small (redaction bounds every string), so the last MiB always holds the last complete line.
 const TAIL = 1 << 20;
+const FIRST = 1 << 16;
 
 export interface FileTail {
   /** The last complete (newline-terminated) line, if any. */
@@ -22,14 +23,20 @@ export function lastLine(file: string): FileTail {
   try {
     const size = fstatSync(fd).size;
     if (size === 0) return { line: undefined, endsWithNewline: true, size };
-    const len = Math.min(size, TAIL);
-    const buf = Buffer.alloc(len);
-    readSync(fd, buf, 0, len, size - len);
-    const text = buf.toString('utf8');
-    const lines = text.split('\n');
-    lines.pop(); // '' after the final newline, or the torn tail
-    if (len < size) lines.shift(); // may start mid-line
-    return { line: lines.at(-1) || undefined, endsWithNewline: text.endsWith('\n'), size };
+    // Records are a few hundred bytes: 64 KiB nearly always holds the last whole line (re-read on every lock
+    // taken after another writer appended); the full MiB only when it does not.
+    for (let want = FIRST; ; want = TAIL) {
+      const len = Math.min(size, want);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      const text = buf.toString('utf8');
+      const lines = text.split('\n');
+      lines.pop(); // '' after the final newline, or the torn tail
+      if (len < size) lines.shift(); // may start mid-line
+      const line = lines.at(-1) || undefined;
+      if (line !== undefined || len === size || want === TAIL)
+        return { line, endsWithNewline: text.endsWith('\n'), size };
+    }
   } finally {
     closeSync(fd);
   }

@@ -42,6 +42,18 @@ export interface AuditLogOptions {
    * local trail or the decision.
    */
   ship?: readonly DestinationStream[];
+  /**
+   * Fail closed (default false): while the trail cannot be written, every call is denied with
+   * `AUDIT_UNAVAILABLE`. Without it a failing trail is reported (`audit-error` on `guard.events`) and
+   * records are buffered and retried, but decisions are unchanged.
+   */
+  required?: boolean;
+  /**
+   * Other processes may append to this trail (hook processes of parallel tool calls): each takes the
+   * `<file>.lock` advisory lock around append and rotate, waiting at most this many ms (default 2000).
+   * `false`: this process is the only writer (no lock file).
+   */
+  lockWaitMs?: number | false;
 }
 
 export interface CompiledOptions {
@@ -61,6 +73,8 @@ export interface CompiledOptions {
   retryMs: number;
   maxPaths: number;
   ship: readonly DestinationStream[];
+  required: boolean;
+  lockWaitMs: number | false;
 }
 
 /** `~` and `~/…` are the home directory (`HOME`, else the OS's idea of it). */
@@ -90,6 +104,8 @@ const KEYS = new Set([
   'retryMs',
   'maxPaths',
   'ship',
+  'required',
+  'lockWaitMs',
 ]);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
@@ -179,7 +195,13 @@ export function compileOptions(options: AuditLogOptions): CompiledOptions {
     if (s === null || typeof s !== 'object' || typeof (s as { write?: unknown }).write !== 'function')
       throw invalid(`ship[${i}]`, s, 'a pino destination (an object with write())');
   });
+  if (options.required !== undefined && typeof options.required !== 'boolean')
+    throw invalid('required', options.required, 'a boolean');
+  const lockWaitMs =
+    options.lockWaitMs === false ? false : integer('lockWaitMs', options.lockWaitMs, 1, 2_000);
   return {
+    required: options.required ?? false,
+    lockWaitMs,
     file,
     level: oneOf('level', options.level, ['violations', 'all'], 'violations'),
     durability: oneOf('durability', options.durability, ['sync', 'fsync', 'async'], 'sync'),

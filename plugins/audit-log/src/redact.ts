@@ -69,9 +69,16 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
   const maxString = options.maxString ?? 256;
   const maxDepth = options.maxDepth ?? 6;
   const maxItems = options.maxItems ?? 32;
+  // Argument names repeat on every call of a tool: judge each name once (bounded, so hostile names cannot grow it).
+  const judged = new Map<string, boolean>();
   const sensitive = (key: string) => {
-    const k = normalise(key);
-    return exact.has(k) || CONTAINS.some((c) => k.includes(c));
+    let hit = judged.get(key);
+    if (hit === undefined) {
+      const k = normalise(key);
+      hit = exact.has(k) || CONTAINS.some((c) => k.includes(c));
+      if (judged.size < 4096) judged.set(key, hit);
+    }
+    return hit;
   };
   const str = (s: string): string => {
     let out = s;

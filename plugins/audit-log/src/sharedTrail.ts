@@ -29,6 +29,7 @@ export function openTrail(settings: Settings, onError: ErrorSink): TrailHandle {
     settings.maxBuffered,
     settings.retryMs,
     settings.compress,
+    settings.lockWaitMs,
   ]);
   let entry = trails.get(settings.file);
   if (entry && entry.key !== key) {

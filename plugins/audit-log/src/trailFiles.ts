@@ -38,20 +38,47 @@ export function ignoreMissing(fn: () => void): void {
   }
 }
 
+/** Indices of the rotated files that exist, each with its names (`.N`, `.N.gz`), from one listing. */
+function rotatedIndices(file: string): Map<number, string[]> {
+  const dir = dirname(file);
+  const base = basename(file);
+  const out = new Map<number, string[]>();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`)) continue;
+    const m = /^([1-9][0-9]*)(\.gz)?$/.exec(name.slice(base.length + 1));
+    if (!m) continue;
+    const n = Number(m[1]);
+    const list = out.get(n) ?? [];
+    list.push(m[2] ? '.gz' : '');
+    out.set(n, list);
+  }
+  return out;
+}
+
 /**
  * Shifts `file` → `file.1` → … → `file.keep` (each also as `.gz`); the oldest is deleted first, in both forms,
- * so there are never more than `keep` rotated files. `keep: 0` just deletes the current file.
+ * so there are never more than `keep` rotated files. `keep: 0` just deletes the current file. Only files that
+ * exist are touched (one directory listing): with a large `keep` a rotation used to try `2 × keep` renames,
+ * and with several writers on one trail it held the lock for seconds.
  */
 export function shiftFiles(file: string, keep: number): void {
   if (keep === 0) {
     ignoreMissing(() => unlinkSync(file));
     return;
   }
-  ignoreMissing(() => unlinkSync(`${file}.${keep}`));
-  ignoreMissing(() => unlinkSync(`${file}.${keep}.gz`));
-  for (let i = keep - 1; i >= 1; i--) {
-    ignoreMissing(() => renameSync(`${file}.${i}`, `${file}.${i + 1}`));
-    ignoreMissing(() => renameSync(`${file}.${i}.gz`, `${file}.${i + 1}.gz`));
+  const present = rotatedIndices(file);
+  const indices = [...present.keys()].sort((a, b) => b - a);
+  for (const i of indices) {
+    for (const suffix of present.get(i) ?? []) {
+      if (i >= keep) ignoreMissing(() => unlinkSync(`${file}.${i}${suffix}`));
+      else ignoreMissing(() => renameSync(`${file}.${i}${suffix}`, `${file}.${i + 1}${suffix}`));
+    }
   }
   ignoreMissing(() => renameSync(file, `${file}.1`));
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { chainHash, GENESIS, splitChained } from './chain.js';
-import { readLines } from './readRecords.js';
+import { MAX_LINE_BYTES, readLines } from './readRecords.js';
 import { trailFiles } from './trailFiles.js';
 
 export interface BrokenLink {
@@ -36,7 +36,7 @@ export async function verifyChain(file: string): Promise<ChainReport> {
   let records = 0;
   let fromGenesis = true;
   for (const f of files) {
-    for await (const { line, text } of readLines(f)) {
+    for await (const { line, text, oversize } of readLines(f)) {
       const broken = (reason: string): ChainReport => ({
         ok: false,
         records,
@@ -44,6 +44,10 @@ export async function verifyChain(file: string): Promise<ChainReport> {
         fromGenesis,
         broken: { file: f, line, reason },
       });
+      if (oversize !== undefined)
+        return broken(
+          `the line is ${oversize} bytes long, over the ${MAX_LINE_BYTES}-byte limit of a record (foreign or corrupt data); it was skipped, not read`,
+        );
       const link = splitChained(text);
       if (!link) return broken('the record carries no chain fields (torn, foreign or edited line)');
       if (chainHash(link.prev, link.content) !== link.hash)

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGuard } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { auditLog, verifyChain } from '../src/index.js';
+import { auditLog, readLines, verifyChain } from '../src/index.js';
 import { context, tempDir, workspacePolicy } from './helpers.js';
 
 async function trail(n: number): Promise<string> {
@@ -63,5 +63,20 @@ describe('verifyChain: tamper evidence', () => {
     const file = await trail(3);
     edit(file, (l) => [l[0]!, l[2]!]);
     expect((await verifyChain(file)).ok).toBe(false);
+  });
+});
+
+describe('readLines bounds a line (issue 14)', () => {
+  it('a line over the limit is reported by number and size and skipped; the lines around it are read', async () => {
+    const file = join(tempDir(), 'lines.log');
+    writeFileSync(file, `short\n${'x'.repeat(5000)}\nafter é\r\n\ntail`);
+    const got = [];
+    for await (const l of readLines(file, 1000)) got.push(l);
+    expect(got).toEqual([
+      { file, line: 1, text: 'short' },
+      { file, line: 2, text: '', oversize: 5000 },
+      { file, line: 3, text: 'after é' },
+      { file, line: 5, text: 'tail' },
+    ]);
   });
 });

@@ -50,10 +50,10 @@ function roots(policy: CompiledPolicy, dctx: DescribeContext) {
   }
   const ev = evaluatorFor(policy, ctx);
   return {
-    read: ev.allowedRoots('read', 'file'),
-    write: ev.allowedRoots('write', 'file'),
+    read: [...ev.allowedRoots('read', 'file')],
+    write: [...ev.allowedRoots('write', 'file')],
     // A shell tool is judged by the shell vector's rules (Hermes `tools.terminal.*`), never the file tools'.
-    shell: ev.allowedRoots('write', 'shell'),
+    shell: [...ev.allowedRoots('write', 'shell')],
   };
 }
 

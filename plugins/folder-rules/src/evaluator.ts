@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import type { Access, Op } from '@toolgate/core';
+import { type Access, LruMap, type Op } from '@toolgate/core';
 import type { Minimatch } from 'minimatch';
 import { LEVEL, outcomeOf, tighter } from './levels.js';
 import { type CompiledPattern, compilePattern, type PatternContext } from './patterns.js';
@@ -44,10 +44,24 @@ export interface Evaluator {
   /** Expanded patterns per rule index (explain, describeTools). */
   readonly expanded: readonly (readonly string[])[];
   evaluate(access: Access, options?: EvaluateOptions): Evaluation;
-  /** Roots whose rules would allow `op` for accesses of `vector` (the envelope's `allowed_paths`). */
-  allowedRoots(op: Op, vector: Vector): string[];
+  /** Roots whose rules would allow `op` for accesses of `vector` (computed once per operation and vector). */
+  allowedRoots(op: Op, vector: Vector): readonly string[];
+  /**
+   * The envelope's `allowed_paths`: the first `MAX_ENVELOPE_PATHS` allowed roots and how many more there are.
+   * Computed once per evaluator, operation and vector, so a deny costs the same at 10 rules and at 10,000.
+   */
+  envelopeRoots(op: Op, vector: Vector): EnvelopeRoots;
   /** Whether `op` is allowed on every path for accesses of `vector`: no rule refuses it and the default allows. */
   allowsEverywhere(op: Op, vector: Vector): boolean;
+}
+
+/** How many allowed roots a rejection envelope lists; the rest are counted (`allowed_paths_omitted`). */
+export const MAX_ENVELOPE_PATHS = 20;
+
+export interface EnvelopeRoots {
+  readonly paths: readonly string[];
+  /** Allowed roots not listed. */
+  readonly omitted: number;
 }
 
 export function vectorOf(access: Access): Vector {
@@ -420,6 +434,25 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     };
   };
 
+  // Listing the allowed roots walks every rule: done once per operation and vector, never per deny.
+  const rootLists = new Map<string, readonly string[]>();
+  const envelopes = new Map<string, EnvelopeRoots>();
+  const allowedRoots = (op: Op, vector: Vector): readonly string[] => {
+    const key = `${op}\0${vector}`;
+    let hit = rootLists.get(key);
+    if (!hit) {
+      const roots = new Set<string>();
+      for (const r of bound) {
+        if (r.rule.block || !applies(r, vector, op) || outcomeOf(r.rule.access, op) !== 'allow') continue;
+        const p = r.compiled.patterns[0];
+        if (p !== undefined) roots.add(p.endsWith('/**') ? p.slice(0, -3) || '/' : p);
+      }
+      hit = Object.freeze([...roots]);
+      rootLists.set(key, hit);
+    }
+    return hit;
+  };
+
   return {
     policy,
     expanded: bound.map((b) => b.compiled.patterns),
@@ -452,38 +485,49 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
       }
       return everyPath;
     },
-    allowedRoots(op, vector) {
-      const roots = new Set<string>();
-      for (const r of bound) {
-        if (r.rule.block || !applies(r, vector, op) || outcomeOf(r.rule.access, op) !== 'allow') continue;
-        const p = r.compiled.patterns[0];
-        if (p !== undefined) roots.add(p.endsWith('/**') ? p.slice(0, -3) || '/' : p);
+    allowedRoots,
+    envelopeRoots(op, vector) {
+      const key = `${op}\0${vector}`;
+      let hit = envelopes.get(key);
+      if (!hit) {
+        const all = allowedRoots(op, vector);
+        hit = Object.freeze({
+          paths: Object.freeze(all.slice(0, MAX_ENVELOPE_PATHS)),
+          omitted: Math.max(0, all.length - MAX_ENVELOPE_PATHS),
+        });
+        envelopes.set(key, hit);
       }
-      return [...roots];
+      return hit;
     },
   };
 }
 
-const cache = new WeakMap<CompiledPolicy, Map<string, Evaluator>>();
-const MAX_BOUND = 64;
+/** How many contexts (workspace, home, variables) keep a compiled evaluator per policy, by default. */
+export const DEFAULT_MAX_WORKSPACES = 256;
+
+const cache = new WeakMap<CompiledPolicy, LruMap<string, Evaluator>>();
 
 /**
- * The evaluator of `policy` for a context, compiled on first use for that (workspace, home, env) and kept:
- * compile once, never on the decision path again. Only pattern roots are resolved here; accesses are
- * resolved per call by core.
+ * The evaluator of `policy` for a context, compiled on first use for that (workspace, home, env) and kept in
+ * a bounded LRU (`maxWorkspaces` per policy; the largest asked for wins): compile once, never on the decision
+ * path again while the context is in use; the least recently used context is the one forgotten. Only pattern
+ * roots are resolved here; accesses are resolved per call by core.
  */
-export function evaluatorFor(policy: CompiledPolicy, ctx: PatternContext): Evaluator {
+export function evaluatorFor(
+  policy: CompiledPolicy,
+  ctx: PatternContext,
+  maxWorkspaces = DEFAULT_MAX_WORKSPACES,
+): Evaluator {
   let byCtx = cache.get(policy);
   if (!byCtx) {
-    byCtx = new Map();
+    byCtx = new LruMap(maxWorkspaces);
     cache.set(policy, byCtx);
-  }
+  } else if (maxWorkspaces > byCtx.max) byCtx.resize(maxWorkspaces);
   const vars = (policy.extras.vars as readonly string[] | undefined) ?? [];
   let key = `${ctx.workspace}\0${ctx.home}`;
   for (const v of vars) key += `\0${ctx.env[v] ?? '\u0001'}`;
   let ev = byCtx.get(key);
   if (!ev) {
-    if (byCtx.size >= MAX_BOUND) byCtx.clear();
     ev = createEvaluator(policy, ctx);
     byCtx.set(key, ev);
   }

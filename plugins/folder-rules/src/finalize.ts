@@ -1,11 +1,14 @@
 import { defaultSpec, type PolicyDraft } from './draft.js';
 import { varsIn } from './expandVars.js';
+import { checkGlobCost } from './globCost.js';
 import { stableHash } from './hash.js';
 import type { CompiledPolicy } from './types.js';
 
 /** Fills the model's defaults into a (layered) draft, and hashes the result. */
 export function finalize(draft: PolicyDraft, sources: readonly string[]): CompiledPolicy {
   const rules = draft.rules ?? [];
+  // Every dialect and inline rules end here: a glob too costly to expand or match fails the load, naming the rule.
+  for (const rule of rules) checkGlobCost(rule);
   const vars = [...new Set(rules.flatMap((r) => varsIn(r.pattern)))];
   const body = {
     dialect: draft.dialect,

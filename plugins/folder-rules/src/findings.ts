@@ -1,4 +1,5 @@
 import type { Access, Finding, MatchedRule } from '@toolgate/core';
+import type { EnvelopeRoots } from './evaluator.js';
 import type { Evaluation, PolicyRule } from './types.js';
 
 export const PLUGIN_NAME = 'folder-rules';
@@ -52,12 +53,12 @@ function seedWording(dialect: string, ev: Evaluation, access: Access, allowed: s
 export function findingFor(
   ev: Evaluation,
   access: Access,
-  allowedPaths: string[],
+  allowed: EnvelopeRoots,
   tool = 'the tool',
   dialect = '',
 ): Finding {
   const prompt = ev.decision === 'prompt';
-  let reason = seedWording(dialect, ev, access, allowedPaths) ?? reasonFor(ev, access);
+  let reason = seedWording(dialect, ev, access, allowed.paths as string[]) ?? reasonFor(ev, access);
   let subject = access;
   if (ev.cause) {
     reason = `${actor(access, tool)} would ${access.op} ${ev.cause.path}: ${reason}`;
@@ -79,7 +80,8 @@ export function findingFor(
     hint: prompt
       ? 'A human must approve this; wait for the answer or use a path under one of the allowed roots.'
       : 'Use a path under one of the allowed roots, or ask the user.',
-    allowedPaths,
+    allowedPaths: allowed.paths as string[],
+    ...(allowed.omitted > 0 ? { allowedPathsOmitted: allowed.omitted } : {}),
   };
 }
 

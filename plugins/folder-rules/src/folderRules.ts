@@ -10,7 +10,7 @@ import {
 import { classify, type LearnedTools } from './classify.js';
 import { describeTools } from './describe.js';
 import { defaultSpec } from './draft.js';
-import { type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
+import { DEFAULT_MAX_WORKSPACES, type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
 import { extractAccesses } from './extract.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
@@ -57,6 +57,12 @@ export interface FolderRulesOptions {
    * not the host's to vouch for (an MCP client's self-declared name): every call gets the global policy.
    */
   perAgent?: boolean;
+  /**
+   * How many contexts (workspace, home, the policy's variables) keep their compiled evaluator (default 256).
+   * A host serving more workspaces than this recompiles the least recently used one when it comes back;
+   * the cache is never cleared as a whole.
+   */
+  maxWorkspaces?: number;
 }
 
 const OPTION_KEYS = new Set([
@@ -74,6 +80,7 @@ const OPTION_KEYS = new Set([
   'subtreeWalk',
   'log',
   'perAgent',
+  'maxWorkspaces',
 ]);
 const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
 
@@ -221,6 +228,9 @@ export function folderRules(
     throw invalid('log', options.log, 'expected a function (line: string) => void');
   const status = folderGuardStatus(policy);
   if (status !== undefined) options.log?.(status);
+  const maxWorkspaces = options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES;
+  if (!Number.isInteger(maxWorkspaces) || maxWorkspaces < 1)
+    throw invalid('maxWorkspaces', options.maxWorkspaces, 'expected a positive integer');
   const learned: LearnedTools = new Map();
   // Seed 001: "guardrails.setFolderPermissions('agent-id', config)" — one guard, one policy per agent. An
   // agent the file does not name gets the global policy (never no policy).
@@ -238,7 +248,7 @@ export function folderRules(
     // `dangerous` tier, a disabled Folder Guard, wolo wild mode): denying it would be a false deny.
     coversUncertain(access, ctx) {
       const p = policyFor(ctx.agentId);
-      return p.disabled || evaluatorFor(p, ctx).allowsEverywhere(access.op, vectorOf(access));
+      return p.disabled || evaluatorFor(p, ctx, maxWorkspaces).allowsEverywhere(access.op, vectorOf(access));
     },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
@@ -324,14 +334,19 @@ export function folderRules(
       }
     }
     if (policy.disabled) return undefined;
-    const ev = evaluatorFor(policy, state.ctx);
+    const ev = evaluatorFor(policy, state.ctx, maxWorkspaces);
     for (const access of accesses) {
       if (!access.certain) continue; // core has judged it already: never allowed
       const result = ev.evaluate(access, walkOptions);
       for (const rule of result.matched) state.match(matchedRule(rule));
       if (result.decision === 'allow') continue;
-      const roots = ev.allowedRoots(access.op, vectorOf(access));
-      const finding = findingFor(result, access, roots, tool, policy.dialect);
+      const finding = findingFor(
+        result,
+        access,
+        ev.envelopeRoots(access.op, vectorOf(access)),
+        tool,
+        policy.dialect,
+      );
       if (result.decision === 'deny') return finding;
       state.prompt(finding);
     }

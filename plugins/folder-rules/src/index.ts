@@ -5,8 +5,8 @@ export type { FolderPermissionConfig, Tier, WunderlandRule } from './dialects/ti
 export { TIER_PRESETS } from './dialects/tierPresets.js';
 export { type NativePolicy, nativeSchema } from './dialects/toolgate.js';
 export { evaluate } from './evaluate.js';
-export type { EvaluateOptions, Evaluator } from './evaluator.js';
-export { createEvaluator, evaluatorFor } from './evaluator.js';
+export type { EnvelopeRoots, EvaluateOptions, Evaluator } from './evaluator.js';
+export { createEvaluator, DEFAULT_MAX_WORKSPACES, evaluatorFor, MAX_ENVELOPE_PATHS } from './evaluator.js';
 export type { ExplainedAccess, ExplainResult } from './explain.js';
 export { explain, formatExplain } from './explain.js';
 export { folderGuardStatus } from './folderGuardStatus.js';

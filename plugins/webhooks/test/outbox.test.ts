@@ -88,6 +88,62 @@ describe('durable outbox', () => {
     expect(new Set(deliveryIds(receiver.received)).size).toBe(25);
   });
 
+  it('200 of 200 violations arrive across a SIGKILL of the host in the middle of delivering them (issue 14)', async () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    // The receiver takes 40 deliveries, then stops answering: the host is killed with requests in flight,
+    // some delivered, some not, some being retried.
+    const receiver = await startReceiver(0, [
+      ...Array.from({ length: 40 }, () => ({ status: 200 })),
+      ...Array.from({ length: 1000 }, () => 'hang' as const),
+    ]);
+    cleanups.push(() => receiver.close());
+    const script = fileURLToPath(new URL('./helpers/crashChild.ts', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', script, tmp.dir, receiver.url, '200'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`child not ready: ${stderr}`)), 20_000);
+      child.stdout.on('data', (d: Buffer) => {
+        if (d.toString().includes('ready')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`child exited ${code}: ${stderr}`)));
+    });
+    await receiver.waitFor(41);
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    const firstRun = receiver.received.length;
+    expect(firstRun).toBeGreaterThanOrEqual(41);
+    expect(firstRun).toBeLessThan(200);
+
+    receiver.replies.length = 0; // answering again
+    const restarted = webhooks({
+      targets: [{ url: receiver.url }],
+      outboxDir: tmp.dir,
+      retry: FAST,
+      env: {},
+    });
+    cleanups.push(() => restarted.close());
+    expect(await restarted.flush(15_000)).toBe(true);
+    const delivered = new Set(
+      receiver.received
+        .filter((_r, i) => i < 40 || i >= firstRun)
+        .map((r) => (JSON.parse(r.body) as { path: string }).path),
+    );
+    expect(delivered.size).toBe(200);
+    expect(await readDeadLetters(restarted.deadLetterFile)).toEqual([]);
+  }, 40_000);
+
   it('at-least-once: an event whose delivery was cut by close() is sent again with the same delivery id', async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);

@@ -18,6 +18,7 @@ export function registerHook(program: Command): void {
       'the workspace root (default: $CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR, else the event’s cwd)',
     )
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
+    .option('--audit-required', 'fail closed: deny every call while the audit trail cannot be written')
     .option(
       '--no-dialect-audit',
       "no audit trail from the dialect's own settings (wolo audit_denied, Wunderland)",

@@ -16,6 +16,7 @@ export function registerMcp(program: Command): void {
     )
     .option('--policy <file>', 'policy file (wolo: default ~/.wolo/config.yaml)')
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
+    .option('--audit-required', 'fail closed: deny every call while the audit trail cannot be written')
     .option(
       '--no-dialect-audit',
       "no audit trail from the dialect's own settings (wolo audit_denied, Wunderland)",

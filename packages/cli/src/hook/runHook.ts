@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import type { CallContext, Guard } from '@toolgate/core';
+import type { CallContext, Decision, Guard } from '@toolgate/core';
 import { MalformedEventError, parsePreToolUseEvent } from './hookEvent.js';
 import { blockingError, type HookAnswer, type HookHost } from './hookHost.js';
 import { pathLikeArg } from './pathLikeArgs.js';
@@ -11,6 +11,8 @@ export interface HookOptions {
   workspace?: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Told the guard's decision (the command reports audit failures differently for an allow). */
+  onDecision?: (decision: Decision) => void;
 }
 
 function projectDir(value: string | undefined): string | undefined {
@@ -35,6 +37,7 @@ export async function runHook(host: HookHost, stdin: string, options: HookOption
       env: options.env,
     };
     const decision = await options.guard.check(mapped.call, ctx, { resolvePrompts: host.resolvePrompts });
+    options.onDecision?.(decision);
     // Fail closed on tools nobody analysed: allowed with no accesses, yet carrying path-like arguments.
     if (
       decision.action === 'allow' &&

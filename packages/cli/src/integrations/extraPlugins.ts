@@ -1,5 +1,6 @@
 import { openSync } from 'node:fs';
 import { ReadStream, WriteStream } from 'node:tty';
+import type { AuditLogPlugin } from '@toolgate/audit-log';
 import type { GuardPlugin } from '@toolgate/core';
 import type { CompiledPolicy } from '@toolgate/folder-rules';
 import { UsageError } from '../exitCodes.js';
@@ -11,6 +12,8 @@ export interface ExtraPluginOptions {
   audit?: string;
   /** `false` (`--no-dialect-audit`): no trail from the dialect's own settings. */
   dialectAudit?: boolean;
+  /** Fail closed when the audit trail cannot be written (`--audit-required`). */
+  auditRequired?: boolean;
   /** Absent: no approvals plugin (the host settles prompts itself, as Claude Code's `ask` does). */
   approvals?: string;
   /** `--dialect`, when given: decides which packages load before the policy does. */
@@ -40,6 +43,8 @@ function controllingTerminal(): { input: ReadStream; output: WriteStream } {
 export interface ExtraPlugins {
   /** The plugins for a loaded policy: its dialect's audit trail and confirmation cap join the flags'. */
   pluginsFor(policy: CompiledPolicy, home: string): GuardPlugin[];
+  /** The audit plugin, when `--audit` was given: commands report its failures loudly. */
+  audit?: AuditLogPlugin;
   /** Releases what the plugins hold open (the terminal): without it the process would never exit. */
   close(): void;
 }
@@ -61,6 +66,8 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
   const env = options.env ?? process.env;
   if (options.audit !== undefined && options.audit.trim() === '')
     throw new UsageError('--audit must name a file');
+  if (options.auditRequired && options.audit === undefined)
+    throw new UsageError('--audit-required needs --audit <file>');
   const webhookUrls = options.webhook ?? [];
   for (const url of webhookUrls)
     if (!/^https?:\/\//.test(url))
@@ -83,12 +90,18 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
     webhookUrls.length > 0 || webhooksConfigured(env) ? await import('@toolgate/webhooks') : undefined;
   const approvalsMod = name !== undefined ? await import('@toolgate/approvals') : undefined;
   const terminal = name === 'tty' ? controllingTerminal() : undefined;
+  // The flag's trail does not depend on the policy: opened now, so a command can report a trail it cannot
+  // open before it serves anything.
+  const audit =
+    auditMod && options.audit !== undefined
+      ? auditMod.auditLog({ file: options.audit, level: 'all', required: options.auditRequired === true })
+      : undefined;
   return {
+    ...(audit ? { audit } : {}),
     pluginsFor(policy, home) {
       const plugins: GuardPlugin[] = [];
       const settings = dialectSettings(policy, home);
-      if (auditMod && options.audit !== undefined)
-        plugins.push(auditMod.auditLog({ file: options.audit, level: 'all' }));
+      if (audit) plugins.push(audit);
       else if (auditMod && settings.audit && options.dialectAudit !== false)
         plugins.push(auditMod.auditLog(settings.audit));
       if (approvalsMod && name !== undefined) {

@@ -3,10 +3,11 @@ import { buildGuard } from '../buildGuard.js';
 import { claudeCode } from '../hook/claudeCodeTools.js';
 import { geminiCli } from '../hook/geminiCli.js';
 import { blockingError, type HookAnswer, type HookHost } from '../hook/hookHost.js';
+import { readHookInput, stdinTimeoutMs } from '../hook/readHookInput.js';
 import { runHook } from '../hook/runHook.js';
+import { watchAudit } from './auditWatch.js';
 import { extraPlugins } from './extraPlugins.js';
 import { HOOK_HOSTS, type HookHostName } from './hookHostNames.js';
-import { readStdin } from './readStdin.js';
 
 const HOSTS: Record<HookHostName, HookHost> = { 'claude-code': claudeCode, 'gemini-cli': geminiCli };
 
@@ -16,10 +17,33 @@ export interface HookCommandOptions {
   workspace?: string;
   audit?: string;
   dialectAudit?: boolean;
+  auditRequired?: boolean;
   approvals?: string;
   webhook?: string[];
   allowPath?: string[];
   wild?: boolean;
+}
+
+/**
+ * A trail that could not be written is never silent. Required: the call is blocked. Otherwise the answer
+ * stands, the failure goes to stderr, and an allow becomes exit 1: the assistants show a non-blocking error's
+ * stderr to the user and fall back to their own permission rules (never more than the host would grant).
+ */
+function withAuditTrouble(
+  answer: HookAnswer,
+  trouble: string | undefined,
+  required: boolean,
+  allowed: boolean,
+): HookAnswer {
+  if (trouble === undefined) return answer;
+  if (required) return blockingError(`${trouble}; audit is required (--audit-required)`);
+  // Only an allow may become a non-blocking error (its output is then ignored: the host's own permission
+  // flow runs). A deny or an `ask` is written on stdout with exit 0: any other exit code would drop it.
+  return {
+    ...answer,
+    stderr: `${answer.stderr}toolgate: ${trouble}\n`,
+    exitCode: allowed ? 1 : answer.exitCode,
+  };
 }
 
 /**
@@ -55,13 +79,19 @@ export async function runHookCommand(
         env,
         pluginsFor: (policy, home) => extras.pluginsFor(policy, home),
       });
-      const event = await readStdin(stdin);
-      return await runHook(host, event, {
+      const audit = watchAudit(guard, extras.audit);
+      const event = await readHookInput(stdin, stdinTimeoutMs(env));
+      let allowed = false;
+      const answer = await runHook(host, event, {
         guard,
+        onDecision: (d) => {
+          allowed = d.action === 'allow';
+        },
         home: env.HOME ?? homedir(),
         env,
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
       });
+      return withAuditTrouble(answer, audit.trouble(), options.auditRequired === true, allowed);
     } finally {
       extras.close();
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditErrorEvent } from '@toolgate/audit-log';
 import { folderGuardStatus } from '@toolgate/folder-rules';
 import {
   createGateway,
@@ -9,6 +10,7 @@ import {
 } from '@toolgate/mcp';
 import { buildGuard } from '../buildGuard.js';
 import { UsageError } from '../exitCodes.js';
+import { auditOpenProblem } from './auditWatch.js';
 import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
 
 export interface McpCommandOptions {
@@ -24,6 +26,7 @@ export interface McpCommandOptions {
   wild?: boolean;
   /** `-r/--resume <session>`: the session id to use (and resume), instead of a fresh one per client. */
   resume?: string;
+  auditRequired?: boolean;
   approvals?: string;
   cwd?: string;
   workspace?: string;
@@ -59,7 +62,22 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
     persistSessions: options.resume !== undefined,
   });
   try {
-    return await serve(server, options, relative, elicitation, extras);
+    const problem = auditOpenProblem(extras.audit);
+    if (problem) throw new UsageError(`--audit: ${problem}`);
+    const code = await serve(server, options, relative, elicitation, extras);
+    // Records the trail could not take: the session ends non-zero, never as if all were recorded.
+    const { buffered, dropped, failures } = extras.audit?.counters ?? {
+      buffered: 0,
+      dropped: 0,
+      failures: 0,
+    };
+    if (extras.audit && !extras.audit.flush()) {
+      process.stderr.write(
+        `toolgate mcp: ${buffered + dropped} audit record(s) could not be written to ${extras.audit.file}\n`,
+      );
+      return code || 1;
+    }
+    return failures > 0 && code === 0 ? 1 : code;
   } finally {
     extras.close();
   }
@@ -92,6 +110,12 @@ async function serve(
   // Seed 000: "Logs: 🔒 Folder guard enabled - Read paths: […], Write paths: […]" (stderr: stdout is MCP).
   const status = folderGuardStatus(policy);
   if (status !== undefined) process.stderr.write(`${status}\n`);
+  // Every failure of the trail is on stderr as it happens (the gateway runs for a whole session).
+  if (extras.audit)
+    guard.events.on('audit-error', (event: AuditErrorEvent) => {
+      const error = event.error instanceof Error ? event.error.message : String(event.error);
+      process.stderr.write(`toolgate mcp: audit trail ${event.file}: ${event.what} failed: ${error}\n`);
+    });
   // The child runs in the directory relative paths are judged against.
   const spawned = upstreamFrom(server, options.url);
   const upstream = 'command' in spawned ? { ...spawned, cwd: ctx.cwd } : spawned;

@@ -111,6 +111,16 @@ export async function observeDecision(
   const violated = decision.action === 'deny' && deny !== undefined && hooks.onViolation.taps.length > 0;
   if (hooks.onDecision.taps.length === 0 && !violated) return;
   const seen = Object.freeze({ ...ctx });
+  // Synchronous observers only (the audit trail): call the wrapped taps in stage order without a promise per
+  // hook. The wrappers already contain and report anything they throw.
+  if (allSync(hooks.onDecision.taps) && (!violated || allSync(hooks.onViolation.taps))) {
+    for (const tap of hooks.onDecision.taps) tap.fn(decision, call, seen);
+    if (violated) {
+      const violation: Violation = Object.freeze({ decision, call, ctx: seen, finding: deny });
+      for (const tap of hooks.onViolation.taps) tap.fn(violation);
+    }
+    return;
+  }
   const observe: Promise<void>[] = [];
   if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, seen));
   if (violated) {
@@ -118,4 +128,9 @@ export async function observeDecision(
     observe.push(hooks.onViolation.promise(violation));
   }
   await Promise.all(observe);
+}
+
+function allSync(taps: readonly { type: string }[]): boolean {
+  for (const t of taps) if (t.type !== 'sync') return false;
+  return true;
 }
