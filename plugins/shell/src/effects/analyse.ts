@@ -788,8 +788,20 @@ export class Analyser {
         if (!node.list) values = null;
         else {
           for (const w of node.list) {
-            for (const f of this.expand(this.text(w, src), depth)) {
-              const v = fieldAsValue(f);
+            // bash expands a tilde prefix in the word list (`for f in ~/.ssh/*` walks $HOME/.ssh): the
+            // value the variable takes is the expanded one, not a literal `~` a later "$f" keeps.
+            for (const f of this.expand(this.text(w, src), depth).flatMap((x) => this.tildeNow(x))) {
+              let g = f;
+              if (g.tilde) {
+                const e = expandPath(g.value, this.ctx, { vars: false }).value;
+                g = {
+                  ...g,
+                  value: e,
+                  tilde: false,
+                  glob: g.glob >= 0 ? g.glob + e.length - g.value.length : -1,
+                };
+              }
+              const v = fieldAsValue(g);
               if (v === null) values = null;
               else values?.push(v);
             }
