@@ -36,7 +36,8 @@ const fragments = [
   `/x/{p;w ${d}/w5`,
   '}',
   ':lab;p',
-  'b lab',
+  // `t`, not `b`: an unconditional branch back to `:lab;p` loops forever (a run that never ends).
+  't lab',
   't',
   '# a comment w /x',
   `e touch ${d}/e1`,
@@ -58,7 +59,24 @@ function sedOpens(script: string): Set<string> | null {
   try {
     execFileSync(
       'strace',
-      ['-f', '-qq', '-e', 'trace=openat,open,creat', '-o', trace, 'sed', '-n', '-e', script, 'in.txt'],
+      // `timeout` inside the trace kills sed itself: a timeout of strace alone would leave sed running.
+      [
+        '-f',
+        '-qq',
+        '-e',
+        'trace=openat,open,creat',
+        '-o',
+        trace,
+        'timeout',
+        '-s',
+        'KILL',
+        '8',
+        'sed',
+        '-n',
+        '-e',
+        script,
+        'in.txt',
+      ],
       {
         cwd: dir,
         input: '',
