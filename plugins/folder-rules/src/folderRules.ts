@@ -7,14 +7,15 @@ import {
   Stage,
   ToolgateError,
 } from '@toolgate/core';
-import { classify, type LearnedTools } from './classify.js';
+import { classifyWith, type LearnedTools, toolPlans } from './classify.js';
 import { describeTools } from './describe.js';
 import { defaultSpec } from './draft.js';
 import { type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
-import { extractAccesses } from './extract.js';
+import { toolAccesses } from './extract.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
+import { compileSelector } from './selectors.js';
 import type { SubtreeWalkOptions } from './subtreeWalk.js';
 import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
 
@@ -64,7 +65,7 @@ const OPTION_KEYS = new Set([
   'unknownTools',
   'subtreeWalk',
 ]);
-const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
+const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none', 'patch']);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -141,8 +142,21 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         throw invalid(
           `tools.${name}.op`,
           spec?.op,
-          'expected read, write, list, copy, move, shell, opaque or none',
+          'expected read, write, list, copy, move, shell, opaque, none or patch',
         );
+      if (spec.paths !== undefined && !Array.isArray(spec.paths))
+        throw invalid(`tools.${name}.paths`, spec.paths, 'expected a list of selectors');
+      for (const [i, d] of (spec.paths ?? []).entries()) {
+        const text = typeof d === 'string' ? d : d?.arg;
+        if (typeof text !== 'string' || !compileSelector(text))
+          throw invalid(
+            `tools.${name}.paths[${i}]`,
+            d,
+            'expected a selector such as "path", "paths[]" or "ops[].path"',
+          );
+        if (typeof d === 'object' && d.op !== undefined && !['read', 'write', 'list'].includes(d.op))
+          throw invalid(`tools.${name}.paths[${i}].op`, d.op, 'expected read, write or list');
+      }
       if (
         spec.pathArgs !== undefined &&
         (!Array.isArray(spec.pathArgs) || spec.pathArgs.some((a) => typeof a !== 'string'))
@@ -195,6 +209,9 @@ export function folderRules(
   const policy = resolveOptions(options);
   const walkOptions: EvaluateOptions = { walk: walkOptionsOf(options.subtreeWalk) };
   const learned: LearnedTools = new Map();
+  const plans = toolPlans(policy.tools, learned, policy.shell?.notShell);
+  // Per call only (keyed by the call's state): what extraction found that no classification accounts for.
+  const unattributedOf = new WeakMap<CallState, Access[]>();
   return {
     name: PLUGIN_NAME,
     // Tells core a path policy is installed (so `unguarded` does not apply); the policy itself is `compiled`.
@@ -207,13 +224,14 @@ export function folderRules(
     },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
-        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
+        const c = classifyWith(plans.get(call.tool), call);
         if (c.kind === 'shell') return accesses;
-        const mine = extractAccesses(call.tool, call.args, c.spec, policy, state);
-        return mine.length === 0 ? accesses : [...accesses, ...mine];
+        const mine = toolAccesses(call.tool, call.args, c, policy, state);
+        if (mine.unattributed.length > 0) unattributedOf.set(state, mine.unattributed);
+        return mine.accesses.length === 0 ? accesses : [...accesses, ...mine.accesses];
       });
       hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (call, state): Finding | undefined => {
-        const c = classify(call, policy.tools, learned, policy.shell?.notShell);
+        const c = classifyWith(plans.get(call.tool), call);
         if (c.kind === 'shell' && !state.claimed('shell') && !policy.disabled) {
           return {
             action: 'deny',
@@ -238,13 +256,18 @@ export function folderRules(
           if (policy.unknownTools === 'deny') return finding;
           state.prompt(finding);
         }
-        if (c.kind === 'unknown' && policy.unknownTools !== 'allow') {
-          const access = state.accesses.find((a) => a.origin.startsWith(`${PLUGIN_NAME}:`));
+        // A path-looking argument no declaration, table or schema accounts for: the policy's unknownTools.
+        const unattributed = unattributedOf.get(state);
+        if (unattributed && policy.unknownTools !== 'allow' && !policy.disabled) {
+          const access = unattributed[0];
           if (access) {
             const finding: Finding = {
               action: policy.unknownTools,
               code: 'UNKNOWN_TOOL',
-              reason: `tool ${JSON.stringify(call.tool)} is not classified and has path arguments`,
+              reason:
+                c.kind === 'unknown'
+                  ? `tool ${JSON.stringify(call.tool)} is not classified and has path arguments`
+                  : `tool ${JSON.stringify(call.tool)} has a path-looking argument its schema does not declare (${access.origin.replace(/^folder-rules:/, '')})`,
               access,
               hint: 'Use a known file tool, or ask the user to classify this tool.',
             };
@@ -255,7 +278,7 @@ export function folderRules(
         return judge(state.accesses, state, call.tool);
       });
       hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) =>
-        describeTools(tools, dctx, policy, learned),
+        describeTools(tools, dctx, policy, plans),
       );
     },
   };
