@@ -22,7 +22,8 @@ function stripFirst(name: string): string | undefined {
 
 /**
  * The accesses of applying a patch: every file it adds, updates or deletes and both ends of a move are
- * writes (a deleted file and a move's source also as the link itself); a copy's source is a read. A patch
+ * writes — a deleted file and a move's source as the entry itself (removing a link does not touch its
+ * target), whose contents a move also reads; a copy's source is a read. A patch
  * that does not parse is one uncertain write: core denies it. Names join the cwd as written (Codex
  * expands no `~` and no variables); a unified diff's names count both as written and with their first
  * component (`a/`, `b/`) stripped, since the applier's `-p` is not known.
@@ -61,10 +62,19 @@ export function patchAccesses(
         );
         continue;
       }
-      const op = f.action === 'copy-from' ? 'read' : 'write';
-      out.push(createAccess(name, op, base, resolveOptions));
+      // Deleting removes the entry itself (a link, not what it points at); a move reads the source's
+      // contents through any link and removes the entry; everything else writes through links.
       if (f.action === 'delete' || f.action === 'move-from')
         out.push(createAccess(name, 'write', base, { ...resolveOptions, followFinal: false }));
+      if (f.action !== 'delete')
+        out.push(
+          createAccess(
+            name,
+            f.action === 'copy-from' || f.action === 'move-from' ? 'read' : 'write',
+            base,
+            resolveOptions,
+          ),
+        );
     }
   }
   return out;
