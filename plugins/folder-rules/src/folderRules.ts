@@ -29,7 +29,7 @@ export interface InlineRule {
 export interface FolderRulesOptions {
   /** A policy from `loadPolicy`. */
   policy?: CompiledPolicy;
-  /** Load a dialect file (or its `source` text) at construction. */
+  /** Load a policy file (or its `source` text) at construction; `dialect` is inferred when omitted. */
   dialect?: DialectName;
   file?: string;
   source?: string;
@@ -89,9 +89,10 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
     )
       throw invalid('policy', options.policy, 'expected a CompiledPolicy from loadPolicy()');
     policy = options.policy;
-  } else if (options.dialect !== undefined) {
+  } else if (options.dialect !== undefined || options.file !== undefined || options.source !== undefined) {
+    // Without `dialect`, loadPolicy infers it from the file's keys (and name).
     policy = loadPolicy({
-      dialect: options.dialect,
+      ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
       ...(options.file !== undefined ? { file: options.file } : {}),
       ...(options.source !== undefined ? { source: options.source } : {}),
       ...(options.agent !== undefined ? { agent: options.agent } : {}),

@@ -5,7 +5,7 @@ import { UsageError } from '../exitCodes.js';
 
 /** Options check and explain share (the CLI contract in ARCHITECTURE.md). */
 export interface CallCommandOptions {
-  dialect: string;
+  dialect?: string;
   policy: string;
   call: string;
   cwd?: string;
@@ -18,7 +18,10 @@ export interface CallCommandOptions {
 
 export function addPolicyOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--dialect <dialect>', 'toolgate | folderguard | wunderland | wolo | hermes | openfang')
+    .option(
+      '--dialect <dialect>',
+      'toolgate | folderguard | wunderland | wolo | hermes | openfang (default: inferred from the file)',
+    )
     .requiredOption('--policy <file>', 'the policy file')
     .option('--agent <name>', 'apply the per-agent overlay of this agent')
     .option('--overlay <file...>', 'per-agent overlay files, applied in order');
@@ -34,7 +37,7 @@ export function addCallOptions(cmd: Command): Command {
 
 export function guardOptions(o: CallCommandOptions): BuildGuardOptions {
   return {
-    dialect: o.dialect,
+    ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
     policy: o.policy,
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),

@@ -11,7 +11,7 @@ import { readStdin } from './readStdin.js';
 const HOSTS: Record<HookHostName, HookHost> = { 'claude-code': claudeCode, 'gemini-cli': geminiCli };
 
 export interface HookCommandOptions {
-  dialect: string;
+  dialect?: string;
   policy: string;
   workspace?: string;
   audit?: string;
@@ -43,7 +43,7 @@ export async function runHookCommand(
     });
     try {
       const { guard } = buildGuard({
-        dialect: options.dialect,
+        ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
         policy: options.policy,
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
         env,

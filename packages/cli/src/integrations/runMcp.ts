@@ -12,7 +12,7 @@ import { UsageError } from '../exitCodes.js';
 import { extraPlugins } from './extraPlugins.js';
 
 export interface McpCommandOptions {
-  dialect: string;
+  dialect?: string;
   policy: string;
   audit?: string;
   approvals?: string;
@@ -58,7 +58,7 @@ async function serve(
   extras: GuardPlugin[],
 ): Promise<number> {
   const { guard, ctx } = buildGuard({
-    dialect: options.dialect,
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
     policy: options.policy,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
