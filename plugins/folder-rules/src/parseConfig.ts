@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ToolgateError } from '@toolgate/core';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
+import { jsonErrorOffset } from './jsonErrorOffset.js';
 
 export type ConfigFormat = 'yaml' | 'json' | 'toml';
 
@@ -55,8 +56,10 @@ function errorPosition(
   if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
   const at = /at position (\d+)/.exec(e.message ?? '');
   if (at) return lineCol(text, Number(at[1]));
-  if (format === 'json' && /Unexpected end of JSON input/.test(e.message ?? ''))
-    return lineCol(text, text.length);
+  if (format === 'json') {
+    const offset = jsonErrorOffset(text);
+    if (offset >= 0) return lineCol(text, offset);
+  }
   return undefined;
 }
 

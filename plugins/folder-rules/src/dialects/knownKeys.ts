@@ -105,7 +105,7 @@ export function unknownField(
 export function checkKnownKeys(dialect: string, data: unknown, file: string): void {
   const walk = (value: unknown, path: (string | number)[]): void => {
     if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(v, [...path, i]));
+      for (const [i, v] of value.entries()) walk(v, [...path, i]);
       return;
     }
     if (!isRecord(value)) return;
