@@ -26,7 +26,8 @@ export function isRemoteUrl(value: string): boolean {
 
 /**
  * Whether a string has the shape of a local path on its own, whatever argument carries it: absolute (`/x`,
- * `C:\x`), home-relative (`~`, `~/x`, `~user/x`), explicitly relative (`./x`, `../x`) or a `file://` URI.
+ * `C:\x`), home-relative (`~`, `~/x`, `~user/x`), explicitly relative (`./x`, `../x`), variable-rooted
+ * (`$HOME/x`) or a `file://` URI.
  * One line, no longer than a path can be.
  *
  * @example
@@ -42,6 +43,8 @@ export function looksLikePath(value: string): boolean {
   if (value.startsWith('/')) return value.length === 1 || !/^\/[/*]/.test(value) || value.startsWith('//');
   if (/^~[A-Za-z0-9._-]*(\/|$)/.test(value)) return true;
   if (/^\.\.?(\/|\\|$)/.test(value)) return true;
+  // `$HOME/x`, `${XDG_CONFIG_HOME}/y`: the resolver expands variables, so these name paths too.
+  if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?(\/|$)/.test(value)) return true;
   return /^[A-Za-z]:[\\/]/.test(value);
 }
 
