@@ -59,7 +59,16 @@ export function findArgPaths(args: Record<string, unknown>, options: FindArgPath
     return false;
   };
 
-  const visit = (value: unknown, where: string, key: string, kind: PathKeyKind, depth: number): void => {
+  // `inPath`: beneath an argument whose name says path (`path: {uri: "/etc/x"}`): a value shaped like a path
+  // there is one, even in a file tool's arguments.
+  const visit = (
+    value: unknown,
+    where: string,
+    key: string,
+    kind: PathKeyKind,
+    depth: number,
+    inPath = false,
+  ): void => {
     if (overflow !== undefined) return;
     if (++nodes > MAX_NODES) {
       overflow = `more than ${MAX_NODES} argument values`;
@@ -75,18 +84,22 @@ export function findArgPaths(args: Record<string, unknown>, options: FindArgPath
         if (!isRemoteUrl(value)) found.push({ where, key, value, by: 'name', kind });
         return;
       }
-      if (loose && !isDataKey(key) && looksLikePath(value))
+      if ((loose || inPath) && !isDataKey(key) && looksLikePath(value))
         found.push({ where, key, value, by: 'shape', kind });
       return;
     }
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) visit(value[i], `${where}[${i}]`, key, kind, depth + 1);
+      for (let i = 0; i < value.length; i++) visit(value[i], `${where}[${i}]`, key, kind, depth + 1, inPath);
       return;
     }
     if (value !== null && typeof value === 'object') {
+      // A file tool's top-level path argument given an object (`read_file {path: {}}`): reported, so the
+      // caller refuses a path it cannot read; what is inside is walked as well.
+      if (!loose && kind === 'path' && depth === 1) found.push({ where, key, value, by: 'name', kind });
+      const under = inPath || kind === 'path';
       for (const [k, v] of Object.entries(value)) {
         if (options.skip?.has(k) && depth === 0) continue;
-        visit(v, where === '' ? k : `${where}.${k}`, k, pathKeyKind(k), depth + 1);
+        visit(v, where === '' ? k : `${where}.${k}`, k, pathKeyKind(k), depth + 1, under);
       }
       return;
     }

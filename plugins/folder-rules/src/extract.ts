@@ -63,9 +63,22 @@ export function toolAccesses(
   const spec = c.spec;
   const out: ToolAccesses = { accesses: [], unattributed: [] };
   if (spec.op === 'shell' || spec.op === 'opaque') return out;
-  if (spec.op === 'none' && !(c.kind === 'known' && c.source === 'schema')) return out;
   // Folder Guard resolves relative paths against the workspace root, not the cwd.
   const ctx = policy.relativeTo === 'workspace' ? { ...state.ctx, cwd: state.ctx.workspace } : state.ctx;
+  if (spec.op === 'none' && !(c.kind === 'known' && c.source === 'schema')) {
+    // A pathless tool still reads a `file://` URI it is handed (`web_fetch {url: "file:///etc/passwd"}`).
+    for (const f of findArgPaths(args, { mode: 'loose' }).found) {
+      const path = typeof f.value === 'string' ? fileUriPath(f.value) : undefined;
+      if (path === undefined) continue;
+      const origin = `folder-rules:args.${f.where}`;
+      out.accesses.push(
+        path === null
+          ? uncertainAccess(String(f.value), 'read', origin, 'a file:// URI naming another host')
+          : state.access(path, 'read', { origin }),
+      );
+    }
+    return out;
+  }
   if (spec.op === 'patch') return { accesses: patchOf(args, ctx), unattributed: [] };
 
   const add = (raw: unknown, key: string, where: string, op: Op, into: Access[]) => {

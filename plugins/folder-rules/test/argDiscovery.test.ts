@@ -242,3 +242,39 @@ describe('nested and oddly named path arguments', () => {
     })();
   });
 });
+
+describe('path arguments of unexpected shapes', () => {
+  it('an object under a path name is refused (uncertain); a path-shaped value inside it is not ignored', async () => {
+    const g = guardOf();
+    const obj = await check(g, 'read_file', { path: { uri: 'src/a.ts' } });
+    expect(obj.action).toBe('deny');
+    expect(obj.reasons[0]?.code).toBe('PATH_UNCERTAIN');
+    const inner = await check(guardOf({ unknownTools: 'allow' }), 'write_file', {
+      path: 'src/a.ts',
+      options: { backup_path: '~/.ssh/authorized_keys' },
+    });
+    expect(inner.action).toBe('deny');
+    const nestedShape = await check(g, 'write_file', {
+      path: 'src/a.ts',
+      target: { file: { ref: '/etc/x' } },
+    });
+    expect(nestedShape.action).toBe('deny');
+    // Twin: nested content mentioning paths, under data names, is content.
+    const twin = await check(g, 'write_file', {
+      path: 'src/a.ts',
+      meta: { note: '/etc/passwd', text: '~/x' },
+    });
+    expect(twin.action).toBe('allow');
+  });
+});
+
+describe('pathless tools', () => {
+  it('a file:// URI handed to a pathless tool is a read (web_fetch file:///…); an https URL is not', async () => {
+    const g = guardOf();
+    expect((await check(g, 'web_fetch', { url: `file://${home}/.ssh/authorized_keys` })).action).toBe('deny');
+    expect((await check(g, 'web_fetch', { url: `file://${ws}/src/a.ts` })).action).toBe('allow');
+    expect((await check(g, 'WebFetch', { url: 'https://example.com/etc/passwd', prompt: 'x' })).action).toBe(
+      'allow',
+    );
+  });
+});
