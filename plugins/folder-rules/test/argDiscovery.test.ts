@@ -278,3 +278,34 @@ describe('pathless tools', () => {
     );
   });
 });
+
+describe('declarations in overlays', () => {
+  it('a narrowOnly overlay may not declare tools or loosen unknownTools (both widen what is checked)', () => {
+    const base = 'default: deny\nrules:\n  - { pattern: "<workspace>/**", access: write }\n';
+    const overlay = (body: string) => `${base}agents:\n  a:\n    narrowOnly: true\n${body}`;
+    expect(() =>
+      loadPolicy({
+        dialect: 'toolgate',
+        file: 'p.yaml',
+        source: overlay('    tools: { write_file: { op: none } }\n'),
+        agent: 'a',
+      }),
+    ).toThrow(/p\.yaml.*tools\.write_file.*narrowOnly but declares a tool/);
+    expect(() =>
+      loadPolicy({
+        dialect: 'toolgate',
+        file: 'p.yaml',
+        source: overlay('    unknownTools: allow\n'),
+        agent: 'a',
+      }),
+    ).toThrow(/narrowOnly but loosens unknownTools from deny/);
+    // Twin: the same declaration in an overlay that is not narrowOnly is allowed.
+    const open = loadPolicy({
+      dialect: 'toolgate',
+      file: 'p.yaml',
+      source: `${base}agents:\n  a:\n    tools: { batch_write: { op: write, paths: ["ops[].path"] } }\n`,
+      agent: 'a',
+    });
+    expect(open.tools.batch_write?.op).toBe('write');
+  });
+});
