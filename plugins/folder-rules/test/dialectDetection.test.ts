@@ -181,3 +181,22 @@ describe('load errors: line, column and did you mean', () => {
     expect(toml.details).toMatchObject({ line: 2 });
   });
 });
+
+describe('explicit dialects and minimal files', () => {
+  it('a key the named dialect reads is enough when no other dialect claims the file (rules: [] denies)', () => {
+    const native = loadPolicy({ dialect: 'toolgate', source: 'rules: []\n', file: 'p.yaml' });
+    expect(native.default).toEqual({ read: 'deny', write: 'deny' });
+    expect(loadPolicy({ dialect: 'wunderland', source: '{"rules": []}', file: 'w.json' }).default).toEqual({
+      read: 'deny',
+      write: 'deny',
+    });
+    // …but not when the file is another dialect's (native rules read as Wunderland).
+    expect(() =>
+      loadPolicy({
+        dialect: 'wunderland',
+        source: '{"rules": [{"pattern": "/x", "access": "write"}]}',
+        file: 'w.json',
+      }),
+    ).toThrow(/--dialect wunderland recognises nothing.*a toolgate policy/);
+  });
+});

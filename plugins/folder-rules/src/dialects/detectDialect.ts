@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { configError } from '../configError.js';
 import { isRecord } from '../parseConfig.js';
+import { knownKeysAt } from './knownKeys.js';
 import { MARKERS } from './markers.js';
 
 /** Dialects a file's name suggests (`config.toml` → openfang, `agent.config.json` → wunderland). */
@@ -76,6 +77,10 @@ export function checkDialect(
   if (found[dialect]) return;
   const others = Object.entries(found).map(([d, m]) => `a ${d} policy (${m.join(', ')})`);
   if (stage === 'mismatch' && others.length === 0) return;
+  // Nothing of another dialect's, and a top-level key this one reads (`rules: []` alone is a native or
+  // Wunderland policy that denies by default): the loader reads it for what it is.
+  const own = knownKeysAt(dialect, []);
+  if (others.length === 0 && own && isRecord(data) && Object.keys(data).some((k) => own.includes(k))) return;
   // OpenFang: a TOML config with no [file_policy] and nothing of another dialect keeps the legacy gate.
   if (dialect === 'openfang' && others.length === 0 && /\.toml$/i.test(file) && isRecord(data)) return;
   const looks = others.length > 0 ? `; it looks like ${others.join(' or ')}` : '';
