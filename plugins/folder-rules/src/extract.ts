@@ -17,7 +17,8 @@ import type { CompiledPolicy, ToolSpec } from './types.js';
 
 /** First words that make an argument the source end of a copy or move (`source_filepath`, `from`, `old_path`). */
 const SOURCE_WORDS = new Set(['source', 'sources', 'src', 'from', 'old', 'orig', 'original', 'input']);
-const DELETE_WORDS = /delete|remove|unlink|rm\b/i;
+// Whole words (`confirm_write` is no `rm`): a delete acts on the entry itself, a link is not followed.
+const DELETE_WORDS = /delete|remove|unlink|(?:^|[_-])rm(?:$|[_-])/i;
 /** Arguments where a patch's text arrives (Codex `apply_patch {input}`, others `{patch}`, `{diff}`). */
 const PATCH_ARGS = ['input', 'patch', 'diff', 'content', 'command'];
 
