@@ -34,6 +34,8 @@ export interface ArgPathsResult {
 
 const MAX_DEPTH = 32;
 const MAX_NODES = 20000;
+/** JSON text longer than this inside an argument is content, not a structure to search. */
+const MAX_JSON_TEXT = 65536;
 
 /**
  * Every path an argument object carries, at any depth of objects and arrays: by the argument's name
@@ -56,6 +58,7 @@ export function findArgPaths(args: Record<string, unknown>, options: FindArgPath
   const counts = (kind: PathKeyKind, value: string): boolean => {
     if (kind === 'path') return true;
     if (kind === 'end' || kind === 'weak') return loose ? looksPathish(value) : true;
+    if (kind === 'maybe') return looksPathish(value);
     return false;
   };
 
@@ -84,8 +87,25 @@ export function findArgPaths(args: Record<string, unknown>, options: FindArgPath
         if (!isRemoteUrl(value)) found.push({ where, key, value, by: 'name', kind });
         return;
       }
-      if ((loose || inPath) && !isDataKey(key) && looksLikePath(value))
+      if (isDataKey(key)) return;
+      // A `file://` URI is a path in any tool; other shapes count where the tool is not known (or beneath
+      // a path-named argument).
+      if ((loose || inPath || /^file:/i.test(value)) && looksLikePath(value)) {
         found.push({ where, key, value, by: 'shape', kind });
+        return;
+      }
+      // An unknown tool's argument may be JSON text (`{"payload": "{\"path\": \"/etc/x\"}"}`): what it
+      // holds is walked as if it were the argument itself.
+      if (loose && /^\s*[[{]/.test(value) && value.length <= MAX_JSON_TEXT) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          return;
+        }
+        if (parsed !== null && typeof parsed === 'object')
+          visit(parsed, `${where}(json)`, key, kind, depth + 1, inPath);
+      }
       return;
     }
     if (Array.isArray(value)) {

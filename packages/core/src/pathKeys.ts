@@ -5,9 +5,11 @@
  *   possibly a word elsewhere (`target: "prod"`).
  * - `weak`: sometimes a path (`from`, `to`, `output`, `input`): a path in a file tool, a path elsewhere only
  *   when the value looks like one.
+ * - `maybe`: starts like a path but may be about one (`file_to_read`, `path_list`, but also `file_type`):
+ *   a path only when the value looks like one, in any tool.
  * - `none`: not a path by name.
  */
-export type PathKeyKind = 'path' | 'end' | 'weak' | 'none';
+export type PathKeyKind = 'path' | 'end' | 'weak' | 'maybe' | 'none';
 
 /** Last words that make a name a path: `image_path`, `sourceFile`, `target_dir`, `destination_filepath`. */
 const PATH_WORDS = new Set([
@@ -84,6 +86,9 @@ function judge(words: string[]): PathKeyKind {
   if (words.length === 1 && WEAK_WORDS.has(first)) return 'weak';
   // `source_location`, `destination_uri` are ends; `source_code`, `target_language` are not paths.
   if (END_WORDS.has(first) && (last === 'location' || last === 'uri')) return 'end';
+  // `file_to_read`, `filePathList`, `dir_for_output`: about paths, or about something else (`file_type`).
+  if (PATH_WORDS.has(first) || words.slice(0, -1).some((w) => PATH_WORDS.has(w) && w !== 'root'))
+    return 'maybe';
   return 'none';
 }
 

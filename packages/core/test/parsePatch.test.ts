@@ -94,7 +94,9 @@ describe('findArgPaths', () => {
       expect(pathKeyKind(k), k).toBe('path');
     for (const k of ['source', 'dest', 'destination', 'target', 'src']) expect(pathKeyKind(k), k).toBe('end');
     for (const k of ['from', 'to', 'output']) expect(pathKeyKind(k), k).toBe('weak');
-    for (const k of ['content', 'profile', 'file_type', 'source_code', 'user_name', 'query', 'mode'])
+    // Names that start like a path count only with a path-looking value (`file_type: "pdf"` is no path).
+    for (const k of ['file_type', 'file_to_read', 'filePathList']) expect(pathKeyKind(k), k).toBe('maybe');
+    for (const k of ['content', 'profile', 'source_code', 'user_name', 'query', 'mode'])
       expect(pathKeyKind(k), k).toBe('none');
   });
 
@@ -107,7 +109,8 @@ describe('findArgPaths', () => {
     const loose = findArgPaths(args, { mode: 'loose' }).found.map((f) => `${f.by} ${f.where}`);
     expect(loose).toEqual(['name ops[0].path', 'name ops[1].meta.to', 'shape u', 'shape v']);
     const strict = findArgPaths(args, { mode: 'strict' }).found.map((f) => f.where);
-    expect(strict).toEqual(['ops[0].path', 'ops[1].meta.to']);
+    // A file:// URI is a path in any tool; other shapes are not, in a file tool's arguments.
+    expect(strict).toEqual(['ops[0].path', 'ops[1].meta.to', 'u']);
     let deep: Record<string, unknown> = { path: '/x' };
     for (let i = 0; i < 50; i++) deep = { a: deep };
     expect(findArgPaths(deep, { mode: 'loose' }).overflow).toMatch(/deeper/);

@@ -309,3 +309,42 @@ describe('declarations in overlays', () => {
     expect(open.tools.batch_write?.op).toBe('write');
   });
 });
+
+describe('more argument shapes', () => {
+  it('JSON text inside an undeclared tool argument, name variants, file:// in a known tool', async () => {
+    const g = guardOf();
+    const json = await check(guardOf({ unknownTools: 'allow' }), 'frobnicate', {
+      payload: JSON.stringify({ ops: [{ path: '~/.ssh/authorized_keys' }] }),
+    });
+    expect(json.action).toBe('deny');
+    expect(json.reasons[0]?.access?.origin).toBe('folder-rules:args.payload(json).ops[0].path');
+    for (const args of [
+      { file_to_write: '~/.ssh/authorized_keys' },
+      { filePathList: ['src/a.ts', '~/.ssh/authorized_keys'] },
+      { FILE_PATH: '~/.ssh/authorized_keys' },
+    ]) {
+      const d = await check(guardOf({ unknownTools: 'allow' }), 'frobnicate', args);
+      expect(d.action, JSON.stringify(args)).toBe('deny');
+      expect(d.reasons[0]?.code).toBe('PATH_DENIED');
+    }
+    // A known tool handed a file:// URI under a name nothing declares: not attributed ⇒ unknownTools.
+    const uri = await check(g, 'read_file', {
+      path: 'src/a.ts',
+      extra: `file://${home}/.ssh/authorized_keys`,
+    });
+    expect(uri.action).toBe('deny');
+    // Twins: a "file_type" word, JSON content of a known tool, a query mentioning a path.
+    expect(
+      (await check(g, 'write_file', { path: 'src/t.json', content: '{"outDir": "/etc"}', file_type: 'json' }))
+        .action,
+    ).toBe('allow');
+    expect(
+      (
+        await check(guardOf({ unknownTools: 'allow' }), 'frobnicate', {
+          file_type: 'pdf',
+          payload: '{"n": 1}',
+        })
+      ).action,
+    ).toBe('allow');
+  });
+});
