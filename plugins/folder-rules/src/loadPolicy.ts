@@ -73,8 +73,8 @@ function parseFile(dialect: DialectName | undefined, file: string, source: strin
   }
 }
 
-/** Adds `file:line:col` to a config error about a field, when the field can be found in the text. */
-function located<T>(parsed: Parsed, file: string, run: () => T): T {
+/** Adds `(at line L, column C)` to a config error about a field, when the field can be found in the text. */
+function located<T>(parsed: Parsed, run: () => T): T {
   try {
     return run();
   } catch (error) {
@@ -107,7 +107,7 @@ function loadLayer(
   ctx: LoadContext,
 ) {
   const parsed = parseFile(dialect, file, source);
-  return located(parsed, file, () => {
+  return located(parsed, () => {
     let name = dialect;
     if (name === undefined) name = inferDialect(parsed.data, file) as DialectName;
     else if (!overlay) checkDialect(name, parsed.data, file, 'mismatch');

@@ -237,7 +237,7 @@ describe('nested and oddly named path arguments', () => {
       expect((await check(g, 'peek', { target: `file://${join(root, 'ro', 'x')}` })).action).toBe('allow');
       expect((await check(g, 'peek', { target: 'file:///etc/shadow' })).action).toBe('deny');
       // A path-shaped argument the schema does not declare is not attributed: unknownTools decides.
-      const extra = await check(g, 'peek', { target: 'file://' + join(ws, 'a'), other: '/etc/shadow' });
+      const extra = await check(g, 'peek', { target: `file://${join(ws, 'a')}`, other: '/etc/shadow' });
       expect(extra.reasons[0]?.code).toBe('UNKNOWN_TOOL');
     })();
   });
