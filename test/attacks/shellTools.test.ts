@@ -114,7 +114,10 @@ describe('folder-rules and the shell claim agree', () => {
       expect((await alone.check(call, context())).reasons[0]?.reason).toMatch(/shell command not analysed/);
     for (const name of KNOWN_NOT_SHELL) {
       const d = await alone.check({ tool: name, args: { command: 'review' } }, context());
-      expect(d.action, name).toBe('allow');
+      // Patch tools are no shell tools either, but "review" is no patch: denied as unparsable.
+      const patchTool = name === 'apply_patch' || name === 'tool_apply_patch';
+      expect(d.action, name).toBe(patchTool ? 'deny' : 'allow');
+      if (patchTool) expect(d.reasons[0]?.reason).toMatch(/does not parse/);
     }
   });
 

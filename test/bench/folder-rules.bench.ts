@@ -58,6 +58,48 @@ export default async function folderRulesBench(): Promise<void> {
       'folder-rules: whole guard.check of a write_file call (resolvePath + extraction + decision)',
       full,
     );
+    // Issue 17: arguments walked at any depth, tools planned once per name, patches parsed. Each call is
+    // allowed (every path inside the workspace), so every access is resolved and judged.
+    const policy = loadPolicy({
+      dialect: 'toolgate',
+      file: 'args.yaml',
+      source: `${policyText(100)}\n  - { pattern: "<workspace>/**", access: write }\ntools:\n  batch_write: { op: write, paths: ["ops[].path"] }\n`,
+    });
+    const guard = createGuard({ plugins: [folderRules({ policy, unknownTools: 'allow' })] });
+    const ops = Array.from({ length: 10 }, (_, i) => ({
+      path: join(ws, 'src', `f${i}.ts`),
+      content: 'x'.repeat(200),
+    }));
+    const nested = {
+      job: { name: 'sync', meta: { tags: ['a', 'b'], owner: 'me' } },
+      items: Array.from({ length: 10 }, (_, i) => ({
+        id: i,
+        note: 'text',
+        target_file: join(ws, 'src', `t${i}`),
+      })),
+    };
+    const patch = `*** Begin Patch\n${Array.from({ length: 10 }, (_, i) => `*** Update File: src/p${i}.ts\n@@\n-a\n+b`).join('\n')}\n*** End Patch`;
+    const argCalls = [
+      {
+        name: 'write_file {path, content} (built-in tool)',
+        call: { tool: 'write_file', args: { path: join(ws, 'src', 'index.ts'), content: 'x' } },
+      },
+      { name: 'batch_write, 10 ops[].path (policy selector)', call: { tool: 'batch_write', args: { ops } } },
+      {
+        name: 'undeclared tool, 10 nested target_file + other args',
+        call: { tool: 'frobnicate', args: nested },
+      },
+      { name: 'apply_patch, 10-file Codex envelope', call: { tool: 'apply_patch', args: { input: patch } } },
+    ];
+    for (const c of argCalls) {
+      const d = await guard.check(c.call, ctx);
+      if (d.action !== 'allow')
+        throw new Error(`bench call ${c.name} is not allowed: ${d.reasons[0]?.reason}`);
+    }
+    await runSuite(
+      'folder-rules: guard.check by argument shape (100-rule policy; discovery + resolution + decision)',
+      argCalls.map((c) => ({ name: c.name, fn: () => guard.check(c.call, ctx) })),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

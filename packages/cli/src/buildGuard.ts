@@ -17,7 +17,8 @@ import { UsageError } from './exitCodes.js';
  * purpose: commands that add plugins (audit, approvals) pass them in `plugins`.
  */
 export interface BuildGuardOptions {
-  dialect: string;
+  /** The policy's dialect; inferred from the file (its keys, then its name) when omitted. */
+  dialect?: string;
   /** The policy file (wolo: default `~/.wolo/config.yaml`). */
   policy?: string;
   /** The agent's working directory (never the CLI's own unless none is given). */
@@ -105,7 +106,7 @@ function absolute(dir: string, flag: string): string {
  * ```
  */
 export function buildGuard(options: BuildGuardOptions): BuiltGuard {
-  if (!(DIALECTS as readonly string[]).includes(options.dialect))
+  if (options.dialect !== undefined && !(DIALECTS as readonly string[]).includes(options.dialect))
     throw new UsageError(
       `--dialect must be one of ${DIALECTS.join(', ')}, got ${JSON.stringify(options.dialect)}`,
     );
@@ -120,7 +121,7 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
   const cwd = absolute(options.cwd ?? process.cwd(), '--cwd');
   const workspace = options.workspace === undefined ? cwd : absolute(options.workspace, '--workspace');
   const policy = loadPolicy({
-    dialect: options.dialect as DialectName,
+    ...(options.dialect !== undefined ? { dialect: options.dialect as DialectName } : {}),
     ...(options.policy ? { file: absolute(options.policy, '--policy') } : (wolo.policy ?? {})),
     env,
     ...(wolo.cliPaths ? { cliPaths: wolo.cliPaths } : {}),

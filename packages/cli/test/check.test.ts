@@ -313,6 +313,46 @@ describe('toolgate check', () => {
   });
 });
 
+describe('dialects: optional, inferred, and never silently wrong (issue 17)', () => {
+  const read = JSON.stringify({ tool: 'read_file', args: { path: '~/.ssh/id_rsa' } });
+  it('check, explain, lint infer the dialect from the file when --dialect is omitted', () => {
+    const native = run([
+      'check',
+      '--policy',
+      join(root, 'policy.yaml'),
+      '--cwd',
+      ws,
+      '--call',
+      read,
+      '--json',
+    ]);
+    expect(native.status, native.stderr).toBe(1);
+    expect(JSON.parse(native.stdout).policy.dialect).toBe('toolgate');
+    const of = run(['check', '--policy', join(root, 'of.toml'), '--cwd', ws, '--call', read, '--json']);
+    expect(JSON.parse(of.stdout).policy.dialect).toBe('openfang');
+    expect(run(['explain', '--policy', join(root, 'fg.json'), '--cwd', ws, '--call', read]).status).toBe(1);
+    expect(run(['lint', '--policy', join(root, 'policy.yaml'), '--cwd', ws]).status).toBe(0);
+  });
+
+  it('the repro: a native policy with --dialect hermes or openfang is exit 2 naming the mismatch, never an allow', () => {
+    for (const wrong of ['hermes', 'openfang', 'wolo', 'wunderland', 'folderguard']) {
+      const r = run([
+        'check',
+        '--dialect',
+        wrong,
+        '--policy',
+        join(root, 'policy.yaml'),
+        '--cwd',
+        ws,
+        '--call',
+        read,
+      ]);
+      expect(r.status, wrong).toBe(2);
+      expect(r.stderr, wrong).toMatch(new RegExp(`--dialect ${wrong} recognises nothing.*a toolgate policy`));
+    }
+  });
+});
+
 describe('toolgate explain', () => {
   it('prints the trace: accesses, resolution, rules with their sources, and why', () => {
     const r = run([

@@ -73,6 +73,24 @@ describe('toolgate hook claude-code (the built CLI)', () => {
     expect(decisionOf(r.stdout)).toBe('allow');
   });
 
+  it('infers the dialect when --dialect is omitted, and refuses a wrong one (issue 17)', async () => {
+    const r = await hook('claude-code', claudeEvent('Read', { file_path: '~/.ssh/id_rsa' }), [
+      '--policy',
+      policy,
+    ]);
+    expect(decisionOf(r.stdout)).toBe('deny');
+    const wrong = await hook('claude-code', claudeEvent('Read', { file_path: '~/.ssh/id_rsa' }), [
+      '--dialect',
+      'hermes',
+      '--policy',
+      policy,
+    ]);
+    // A configuration error blocks the call (Claude Code: exit 2, the reason on stderr), never an allow.
+    expect(wrong.code).toBe(2);
+    expect(wrong.stdout).toBe('');
+    expect(wrong.stderr).toMatch(/--dialect hermes recognises nothing.*a toolgate policy/);
+  });
+
   it('denies ~/.ssh with the envelope as the reason', async () => {
     const r = await hook('claude-code', claudeEvent('Read', { file_path: '~/.ssh/id_rsa' }));
     expect(r.code).toBe(0);

@@ -48,12 +48,15 @@ function text(response: Record<string, unknown>): string {
   return result.content.map((c) => c.text).join('');
 }
 
-async function session(extra: string[] = [], capabilities: Record<string, unknown> = {}) {
+async function session(
+  extra: string[] = [],
+  capabilities: Record<string, unknown> = {},
+  dialect: string[] = ['--dialect', 'toolgate'],
+) {
   const child = spawnCli(
     [
       'mcp',
-      '--dialect',
-      'toolgate',
+      ...dialect,
       '--policy',
       policy,
       '--cwd',
@@ -97,6 +100,27 @@ describe('toolgate mcp (the built CLI) in front of the real filesystem server', 
     expect(link.isError).toBe(true);
     child.stdin.end();
     expect(await exited(child)).toBe(0);
+  });
+
+  it('--dialect may be omitted (inferred from the file); a wrong one is exit 2 naming the mismatch', async () => {
+    const { child, call } = await session([], {}, []);
+    const denied = (await call('write_file', { path: join(out, 'x.txt'), content: 'x' })).result as {
+      isError: boolean;
+      content: Array<{ text: string }>;
+    };
+    expect(JSON.parse(denied.content[0]!.text).code).toBe('PATH_DENIED');
+    child.stdin.end();
+    expect(await exited(child)).toBe(0);
+    const wrong = spawnCli(
+      ['mcp', '--dialect', 'openfang', '--policy', policy, '--', process.execPath, FILESYSTEM_SERVER, root],
+      { ...process.env, HOME: root },
+    );
+    let stderr = '';
+    wrong.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    expect(await exited(wrong)).toBe(2);
+    expect(stderr).toMatch(/--dialect openfang recognises nothing.*a toolgate policy/);
   });
 
   it('a prompt with no elicitation goes to --approvals (auto-deny, auto-allow)', async () => {

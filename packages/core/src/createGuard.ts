@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { CallStateImpl } from './callState.js';
 import type { Disclosure } from './envelope.js';
 import { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
+import { argsTouchPaths } from './findArgPaths.js';
 import {
   createHooks,
   createPluginHooks,
@@ -349,13 +350,13 @@ export function createGuard(options: GuardOptions = {}): Guard {
     if (!beforeSync) {
       return hooks.beforeToolCall
         .promise(call, state)
-        .then((result) => result ?? (hasPolicy ? undefined : unguardedFinding(state)));
+        .then((result) => result ?? (hasPolicy ? undefined : unguardedFinding(call, state)));
     }
     for (const tap of hooks.beforeToolCall.taps) {
       const result = tap.fn(call, state) as Finding | undefined;
       if (result !== undefined) return result;
     }
-    return hasPolicy ? undefined : unguardedFinding(state);
+    return hasPolicy ? undefined : unguardedFinding(call, state);
   };
 
   // Invariant 2 allows no uncertain access — unless no path at all could be refused: every policy allows the
@@ -371,8 +372,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return true;
   };
 
-  const unguardedFinding = (state: CallStateImpl): Finding | undefined => {
-    if (unguarded === 'allow' || state.accesses.length === 0) return undefined;
+  // Without a policy nobody extracts a file tool's paths: an argument that names or looks like a path (or a
+  // command) is enough for the `unguarded` answer, or `write_file /etc/passwd` would pass unseen.
+  const unguardedFinding = (call: ToolCall, state: CallStateImpl): Finding | undefined => {
+    if (unguarded === 'allow') return undefined;
+    if (state.accesses.length === 0 && !argsTouchPaths(call.args)) return undefined;
     const access = state.accesses[0];
     const finding: Finding = {
       action: unguarded,

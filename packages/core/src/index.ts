@@ -19,6 +19,8 @@ export { buildEnvelope, MAX_ALLOWED_PATHS } from './envelope.js';
 export { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
 export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
 export { expandPath } from './expandPath.js';
+export type { ArgPath, ArgPathsResult, FindArgPathsOptions } from './findArgPaths.js';
+export { argsTouchPaths, findArgPaths } from './findArgPaths.js';
 export type {
   ApprovalAnswerMessage,
   ApprovalBus,
@@ -40,6 +42,13 @@ export type {
 } from './hooks.js';
 export { isWithin } from './isWithin.js';
 export { LruMap } from './lruMap.js';
+export { parsePatch } from './patch/parsePatch.js';
+export type { PatchAccessOptions } from './patch/patchAccesses.js';
+export { patchAccesses } from './patch/patchAccesses.js';
+export type { PatchAction, PatchFile, PatchTargets } from './patch/patchTypes.js';
+export type { PathKeyKind } from './pathKeys.js';
+export { isDataKey, keyWords, pathKeyKind } from './pathKeys.js';
+export { fileUriPath, isRemoteUrl, looksLikePath, looksPathish } from './pathShape.js';
 export { PluginFailure } from './pluginFailure.js';
 export type { ResolveOptions } from './resolvePath.js';
 export { resolvePath } from './resolvePath.js';

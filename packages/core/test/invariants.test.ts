@@ -1,4 +1,4 @@
-import { createGuard, Stage, ToolgateError } from '@toolgate/core';
+import { createGuard, type GuardPlugin, Stage, ToolgateError } from '@toolgate/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { call, ctx, denyUnder, pathExtractor, plugin, sleep } from './helpers.js';
@@ -194,8 +194,10 @@ describe('invariant 2: fail closed', () => {
   });
 
   it('a prompt nobody answers ⇒ DENY; a declined prompt ⇒ DENY; an approver that throws ⇒ DENY', async () => {
-    const prompter = (answer?: 'yes' | 'no' | 'throw') =>
-      plugin('prompter', (hooks) => {
+    // A judging plugin is a policy (`policy: true`), or core's NO_POLICY would answer first.
+    const prompter = (answer?: 'yes' | 'no' | 'throw'): GuardPlugin => ({
+      policy: true,
+      ...plugin('prompter', (hooks) => {
         hooks.beforeToolCall.tap('x', () => ({
           action: 'prompt',
           code: 'PATH_PROMPT',
@@ -207,7 +209,8 @@ describe('invariant 2: fail closed', () => {
             return { approved: answer === 'yes' };
           });
         }
-      });
+      }),
+    });
     expect((await createGuard({ plugins: [prompter()] }).check(call(), ctx())).reasons[0]?.code).toBe(
       'PROMPT_UNANSWERED',
     );
@@ -224,10 +227,13 @@ describe('invariant 2: fail closed', () => {
   });
 
   it('an approver that hangs ⇒ DENY with PROMPT_TIMEOUT', async () => {
-    const p = plugin('slow-human', (hooks) => {
-      hooks.beforeToolCall.tap('x', () => ({ action: 'prompt', code: 'PATH_PROMPT', reason: 'ask' }));
-      hooks.onPrompt.tapPromise('x', () => new Promise(() => {}));
-    });
+    const p: GuardPlugin = {
+      policy: true,
+      ...plugin('slow-human', (hooks) => {
+        hooks.beforeToolCall.tap('x', () => ({ action: 'prompt', code: 'PATH_PROMPT', reason: 'ask' }));
+        hooks.onPrompt.tapPromise('x', () => new Promise(() => {}));
+      }),
+    };
     const d = await createGuard({ plugins: [p], timeouts: { onPrompt: 30 } }).check(call(), ctx());
     expect(d.action).toBe('deny');
     expect(d.reasons[0]?.code).toBe('PROMPT_TIMEOUT');
@@ -242,7 +248,10 @@ describe('invariant 2: fail closed', () => {
         return new Promise(() => {});
       });
     });
-    const d = await createGuard({ plugins: [p], timeouts: { onPrompt: 30 } }).check(call(), ctx());
+    const d = await createGuard({ plugins: [{ ...p, policy: true }], timeouts: { onPrompt: 30 } }).check(
+      call(),
+      ctx(),
+    );
     expect(d.reasons[0]?.code).toBe('PROMPT_TIMEOUT');
     expect(signal?.aborted).toBe(true);
   });
@@ -252,6 +261,21 @@ describe('invariant 2: fail closed', () => {
     expect(d.reasons[0]?.code).toBe('NO_POLICY');
     const a = await createGuard({ plugins: [pathExtractor()], unguarded: 'allow' }).check(call(), ctx());
     expect(a.action).toBe('allow');
+    // The bug: no plugin extracts write_file's path, so the call "touched no paths" and was allowed.
+    for (const args of [
+      { path: '/etc/passwd', content: 'x' },
+      { ops: [{ path: '/root/.ssh/authorized_keys' }] },
+      { source_filepath: 'a', destination_filepath: 'b' },
+      { uri: 'file:///etc/shadow' },
+      { command: 'rm -rf ~' },
+    ]) {
+      const bare = await createGuard({ plugins: [] }).check(call('write_file', args), ctx());
+      expect(bare.action, JSON.stringify(args)).toBe('deny');
+      expect(bare.reasons[0]?.code).toBe('NO_POLICY');
+    }
+    // Twin: a call with nothing path-like is not a file call.
+    const search = await createGuard({ plugins: [] }).check(call('web_search', { query: 'a/b c' }), ctx());
+    expect(search.action).toBe('allow');
   });
 
   it('bug: a plugin tapping beforeToolCall for another reason made an unguarded guard look guarded', async () => {

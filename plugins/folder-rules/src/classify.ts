@@ -1,21 +1,35 @@
-import type { ToolCall, ToolDescriptor } from '@toolgate/core';
+import type { Op, ToolCall } from '@toolgate/core';
+import { compileSelector, type Selector } from './selectors.js';
 import {
   BUILTIN_TOOLS,
   baseToolName,
   COMMAND_KEYS,
   looksReadOnly,
   NOT_SHELL_TOOLS,
-  PATH_ARGS,
   SHELL_TOOLS,
 } from './toolTable.js';
 import type { ToolSpec } from './types.js';
 
+/** Where a tool's classification comes from: the policy, the built-in table, or the server's own schema. */
+export type SpecSource = 'policy' | 'builtin' | 'schema';
+
+/** A declared path selector with its op (`undefined`: the tool's). */
+export interface DeclaredPath {
+  selector: Selector;
+  op?: Op;
+}
+
+/** A tool's classification, computed once per tool name (and schema), never per call. */
+export type ToolPlan =
+  | { kind: 'shell' }
+  | { kind: 'known'; spec: ToolSpec; source: SpecSource; declared: readonly DeclaredPath[] }
+  /** Undeclared: a call carrying a command is a shell call, any other is an unknown tool. */
+  | { kind: 'undeclared'; spec: ToolSpec; maybeShell: boolean };
+
 export type Classification =
   | { kind: 'shell' }
-  | { kind: 'known'; spec: ToolSpec }
+  | { kind: 'known'; spec: ToolSpec; source: SpecSource; declared: readonly DeclaredPath[] }
   | { kind: 'unknown'; spec: ToolSpec };
-
-const PATHISH_KEY = /path|file|dir|folder|dest|source|target/i;
 
 /** Tool specs learned from MCP annotations and input schemas (`describeTools`). */
 export type LearnedTools = Map<string, ToolSpec>;
@@ -36,56 +50,97 @@ export function carriesCommand(args: Record<string, unknown>, depth = 0): boolea
   return false;
 }
 
-export function classify(
-  call: ToolCall,
+/** `pathArgs` and `paths` of a spec as compiled selectors (validated at load: a bad one is skipped here). */
+export function declaredPaths(spec: ToolSpec): DeclaredPath[] {
+  const out: DeclaredPath[] = [];
+  for (const name of spec.pathArgs ?? [])
+    out.push({ selector: { text: name, steps: [{ key: name, each: false }] } });
+  for (const d of spec.paths ?? []) {
+    const text = typeof d === 'string' ? d : d.arg;
+    const selector = compileSelector(text);
+    if (selector) out.push({ selector, ...(typeof d === 'object' && d.op ? { op: d.op } : {}) });
+  }
+  return out;
+}
+
+/**
+ * The plan of one tool by name: the user's table first, then the built-in one; what a server says about
+ * itself (annotations are hints, not guarantees) only fills in for tools neither knows, so a server cannot
+ * relabel `write_file` nor turn a shell tool into a pathless one (`start_process` has no path argument).
+ */
+export function planTool(
+  name: string,
   tools: Readonly<Record<string, ToolSpec>>,
   learned: LearnedTools,
   notShell: readonly string[] = [],
-): Classification {
-  const name = call.tool;
+): ToolPlan {
   const base = baseToolName(name);
-  // The user's table first, then the built-in one; what a server says about itself (annotations are
-  // hints, not guarantees) only fills in for tools neither knows, so a server cannot relabel `write_file`
-  // nor turn a shell tool into a pathless one (`start_process` has no path argument in its schema).
-  const declared = tools[name] ?? tools[base] ?? BUILTIN_TOOLS[name] ?? BUILTIN_TOOLS[base];
+  const fromPolicy = tools[name] ?? tools[base];
+  const declared = fromPolicy ?? BUILTIN_TOOLS[name] ?? BUILTIN_TOOLS[base];
   const safe =
     NOT_SHELL_TOOLS.has(name) ||
     NOT_SHELL_TOOLS.has(base) ||
     notShell.includes(name) ||
     notShell.includes(base);
   if (declared?.op === 'shell') return { kind: 'shell' };
-  // A known shell tool, or an undeclared tool that carries a command: the shell plugin analyses it, or it is
-  // denied. `notShell` (the policy's `shell.notShell`) says a tool's command-like argument is not one.
-  if (
-    declared === undefined &&
-    !safe &&
-    (SHELL_TOOLS.has(name) || SHELL_TOOLS.has(base) || carriesCommand(call.args))
-  )
+  // A known shell tool: the shell plugin analyses it, or it is denied. `notShell` (the policy's
+  // `shell.notShell`) says a tool's command-like argument is not one.
+  if (declared === undefined && !safe && (SHELL_TOOLS.has(name) || SHELL_TOOLS.has(base)))
     return { kind: 'shell' };
-  const spec = declared ?? learned.get(name);
-  if (spec) return { kind: 'known', spec };
-  // Unknown tool: every argument that looks like a path is a path; a write-like name makes them writes.
-  const pathArgs = Object.keys(call.args).filter((k) => {
-    const v = call.args[k];
-    if (PATH_ARGS.includes(k) || PATHISH_KEY.test(k)) return true;
-    return (
-      typeof v === 'string' &&
-      (v.startsWith('/') || v.startsWith('~') || v.startsWith('./') || v.startsWith('../'))
-    );
-  });
+  if (declared)
+    return {
+      kind: 'known',
+      spec: declared,
+      source: fromPolicy ? 'policy' : 'builtin',
+      declared: declaredPaths(declared),
+    };
+  const spec = learned.get(name) ?? learned.get(base);
+  if (spec) return { kind: 'known', spec, source: 'schema', declared: declaredPaths(spec) };
   // Seed 001: "Default: Write (safer to assume write when uncertain)" — only a read-like name reads.
-  return { kind: 'unknown', spec: { op: looksReadOnly(base) ? 'read' : 'write', pathArgs } };
+  return { kind: 'undeclared', spec: { op: looksReadOnly(base) ? 'read' : 'write' }, maybeShell: !safe };
 }
 
-/** What an MCP tool descriptor says about itself: annotations for the op, its schema for the path arguments. */
-export function specFromDescriptor(tool: ToolDescriptor): ToolSpec | undefined {
-  const ann = tool.annotations;
-  const schema = tool.inputSchema as { properties?: Record<string, unknown> } | undefined;
-  const props =
-    schema && typeof schema === 'object' && schema.properties ? Object.keys(schema.properties) : [];
-  const pathArgs = props.filter((k) => PATH_ARGS.includes(k) || PATHISH_KEY.test(k));
-  if (pathArgs.length === 0) return props.length > 0 ? { op: 'none', pathArgs: [] } : undefined;
-  // A tool that says it is read-only is read-only only if it does not also say it is destructive.
-  const op = ann?.readOnlyHint === true && ann.destructiveHint !== true ? 'read' : 'write';
-  return { op, pathArgs };
+/** A call's classification from its tool's plan: only an undeclared tool's command argument is per call. */
+export function classifyWith(plan: ToolPlan, call: ToolCall): Classification {
+  if (plan.kind !== 'undeclared') return plan;
+  if (plan.maybeShell && carriesCommand(call.args)) return { kind: 'shell' };
+  return { kind: 'unknown', spec: plan.spec };
+}
+
+/** Classifies one call (uncached: `toolPlans` caches the plan per tool for the hot path). */
+export function classify(
+  call: ToolCall,
+  tools: Readonly<Record<string, ToolSpec>>,
+  learned: LearnedTools,
+  notShell: readonly string[] = [],
+): Classification {
+  return classifyWith(planTool(call.tool, tools, learned, notShell), call);
+}
+
+/**
+ * A cache of tool plans per tool name, cleared when a server's tool list teaches something new. Bounded:
+ * names an agent invents cannot grow it without end (past the bound a plan is computed per call).
+ */
+export function toolPlans(
+  tools: Readonly<Record<string, ToolSpec>>,
+  learned: LearnedTools,
+  notShell: readonly string[] = [],
+) {
+  const plans = new Map<string, ToolPlan>();
+  return {
+    get(name: string): ToolPlan {
+      let plan = plans.get(name);
+      if (plan === undefined) {
+        plan = planTool(name, tools, learned, notShell);
+        if (plans.size < 2048) plans.set(name, plan);
+      }
+      return plan;
+    },
+    learn(name: string, spec: ToolSpec): void {
+      if (learned.has(name)) return;
+      learned.set(name, spec);
+      plans.delete(name);
+      plans.clear();
+    },
+  };
 }

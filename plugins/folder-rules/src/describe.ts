@@ -1,7 +1,7 @@
 import type { DescribeContext, ToolDescriptor } from '@toolgate/core';
-import type { LearnedTools } from './classify.js';
-import { classify, specFromDescriptor } from './classify.js';
+import { classifyWith, type toolPlans } from './classify.js';
 import { evaluatorFor } from './evaluator.js';
+import { specFromDescriptor } from './schemaSpec.js';
 import type { CompiledPolicy } from './types.js';
 
 /** Marks the block so applying the enhancement twice replaces it instead of stacking a second copy. */
@@ -78,7 +78,7 @@ export function describeTools(
   tools: ToolDescriptor[],
   dctx: DescribeContext,
   policy: CompiledPolicy,
-  learned: LearnedTools,
+  plans: ReturnType<typeof toolPlans>,
 ): ToolDescriptor[] {
   // Hermes: "No changes to tool schemas seen by the LLM — the LLM doesn't need to know about the allowlist."
   if (policy.disabled || policy.gates?.describe === false) return tools;
@@ -91,8 +91,8 @@ export function describeTools(
       continue;
     }
     const fromSchema = specFromDescriptor(tool);
-    if (fromSchema && !learned.has(tool.name)) learned.set(tool.name, fromSchema);
-    const c = classify({ tool: tool.name, args: {} }, policy.tools, learned);
+    if (fromSchema) plans.learn(tool.name, fromSchema);
+    const c = classifyWith(plans.get(tool.name), { tool: tool.name, args: {} });
     if (c.kind === 'unknown' || (c.kind === 'known' && c.spec.op === 'none')) {
       out.push(tool);
       continue;

@@ -7,16 +7,17 @@ import {
   Stage,
   ToolgateError,
 } from '@toolgate/core';
-import { classify, type LearnedTools } from './classify.js';
+import { classifyWith, type LearnedTools, toolPlans } from './classify.js';
 import { describeTools } from './describe.js';
 import { defaultSpec } from './draft.js';
 import { DEFAULT_MAX_WORKSPACES, type EvaluateOptions, evaluatorFor, vectorOf } from './evaluator.js';
-import { extractAccesses } from './extract.js';
+import { toolAccesses } from './extract.js';
 import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
 import { folderGuardStatus } from './folderGuardStatus.js';
 import { codeAccesses, codeToolOf, gateFinding } from './gates.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
+import { compileSelector } from './selectors.js';
 import type { SubtreeWalkOptions } from './subtreeWalk.js';
 import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
 
@@ -30,7 +31,7 @@ export interface InlineRule {
 export interface FolderRulesOptions {
   /** A policy from `loadPolicy`. */
   policy?: CompiledPolicy;
-  /** Load a dialect file (or its `source` text) at construction. */
+  /** Load a policy file (or its `source` text) at construction; `dialect` is inferred when omitted. */
   dialect?: DialectName;
   file?: string;
   source?: string;
@@ -82,7 +83,7 @@ const OPTION_KEYS = new Set([
   'perAgent',
   'maxWorkspaces',
 ]);
-const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']);
+const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none', 'patch']);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -106,9 +107,10 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
     )
       throw invalid('policy', options.policy, 'expected a CompiledPolicy from loadPolicy()');
     policy = options.policy;
-  } else if (options.dialect !== undefined) {
+  } else if (options.dialect !== undefined || options.file !== undefined || options.source !== undefined) {
+    // Without `dialect`, loadPolicy infers it from the file's keys (and name).
     policy = loadPolicy({
-      dialect: options.dialect,
+      ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
       ...(options.file !== undefined ? { file: options.file } : {}),
       ...(options.source !== undefined ? { source: options.source } : {}),
       ...(options.agent !== undefined ? { agent: options.agent } : {}),
@@ -159,8 +161,21 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         throw invalid(
           `tools.${name}.op`,
           spec?.op,
-          'expected read, write, list, copy, move, shell, opaque or none',
+          'expected read, write, list, copy, move, shell, opaque, none or patch',
         );
+      if (spec.paths !== undefined && !Array.isArray(spec.paths))
+        throw invalid(`tools.${name}.paths`, spec.paths, 'expected a list of selectors');
+      for (const [i, d] of (spec.paths ?? []).entries()) {
+        const text = typeof d === 'string' ? d : d?.arg;
+        if (typeof text !== 'string' || !compileSelector(text))
+          throw invalid(
+            `tools.${name}.paths[${i}]`,
+            d,
+            'expected a selector such as "path", "paths[]" or "ops[].path"',
+          );
+        if (typeof d === 'object' && d.op !== undefined && !['read', 'write', 'list'].includes(d.op))
+          throw invalid(`tools.${name}.paths[${i}].op`, d.op, 'expected read, write or list');
+      }
       if (
         spec.pathArgs !== undefined &&
         (!Array.isArray(spec.pathArgs) || spec.pathArgs.some((a) => typeof a !== 'string'))
@@ -239,6 +254,18 @@ export function folderRules(
   const agents = options.perAgent === false ? undefined : policy.agents;
   const policyFor = (agentId: string): CompiledPolicy =>
     (agents && Object.hasOwn(agents, agentId) ? agents[agentId] : undefined) ?? policy;
+  // Tool plans per compiled policy (an agent's own policy has its own tool table), cached per tool name.
+  const planCache = new Map<CompiledPolicy, ReturnType<typeof toolPlans>>();
+  const plansOf = (p: CompiledPolicy): ReturnType<typeof toolPlans> => {
+    let plans = planCache.get(p);
+    if (!plans) {
+      plans = toolPlans(p.tools, learned, p.shell?.notShell);
+      planCache.set(p, plans);
+    }
+    return plans;
+  };
+  // Per call only (keyed by the call's state): what extraction found that no classification accounts for.
+  const unattributedOf = new WeakMap<CallState, Access[]>();
   return {
     name: PLUGIN_NAME,
     // Tells core a path policy is installed (so `unguarded` does not apply); the policy itself is `compiled`.
@@ -255,15 +282,16 @@ export function folderRules(
         const p = policyFor(state.ctx.agentId);
         const code = codeToolOf(p, call.tool);
         if (code) return [...accesses, ...codeAccesses(call, code, state)];
-        const c = classify(call, p.tools, learned, p.shell?.notShell);
+        const c = classifyWith(plansOf(p).get(call.tool), call);
         if (c.kind === 'shell') return accesses;
-        const mine = extractAccesses(call.tool, call.args, c.spec, p, state);
-        if (p.dialect === 'folderguard' && !p.disabled) normalisePathArgs(mine, state);
-        return mine.length === 0 ? accesses : [...accesses, ...mine];
+        const mine = toolAccesses(call.tool, call.args, c, p, state);
+        if (mine.unattributed.length > 0) unattributedOf.set(state, mine.unattributed);
+        if (p.dialect === 'folderguard' && !p.disabled) normalisePathArgs(mine.accesses, state);
+        return mine.accesses.length === 0 ? accesses : [...accesses, ...mine.accesses];
       });
       hooks.beforeToolCall.tap({ stage: Stage.POLICY }, (call, state): Finding | undefined => {
         const p = policyFor(state.ctx.agentId);
-        const c = classify(call, p.tools, learned, p.shell?.notShell);
+        const c = classifyWith(plansOf(p).get(call.tool), call);
         const gate = gateFinding(call.tool, c, p);
         if (gate?.action === 'deny') return gate;
         if (gate) state.prompt(gate);
@@ -293,13 +321,18 @@ export function folderRules(
           if (p.unknownTools === 'deny') return finding;
           state.prompt(finding);
         }
-        if (c.kind === 'unknown' && p.unknownTools !== 'allow') {
-          const access = state.accesses.find((a) => a.origin.startsWith(`${PLUGIN_NAME}:`));
+        // A path-looking argument no declaration, table or schema accounts for: the policy's unknownTools.
+        const unattributed = unattributedOf.get(state);
+        if (unattributed && p.unknownTools !== 'allow' && !p.disabled) {
+          const access = unattributed[0];
           if (access) {
             const finding: Finding = {
               action: p.unknownTools,
               code: 'UNKNOWN_TOOL',
-              reason: `tool ${JSON.stringify(call.tool)} is not classified and has path arguments`,
+              reason:
+                c.kind === 'unknown'
+                  ? `tool ${JSON.stringify(call.tool)} is not classified and has path arguments`
+                  : `tool ${JSON.stringify(call.tool)} has a path-looking argument its schema does not declare (${access.origin.replace(/^folder-rules:/, '')})`,
               access,
               hint: 'Use a known file tool, or ask the user to classify this tool.',
             };
@@ -309,9 +342,12 @@ export function folderRules(
         }
         return judge(p, state.accesses, state, call.tool);
       });
-      hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) =>
-        describeTools(tools, dctx, policy, learned),
-      );
+      hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) => {
+        const described = describeTools(tools, dctx, policy, plansOf(policy));
+        // What the tool list taught (MCP annotations) reaches the agents' own plans too: rebuilt on use.
+        for (const p of planCache.keys()) if (p !== policy) planCache.delete(p);
+        return described;
+      });
     },
   };
 

@@ -1,5 +1,5 @@
-export type { Classification } from './classify.js';
-export { classify } from './classify.js';
+export type { Classification, ToolPlan } from './classify.js';
+export { classify, planTool } from './classify.js';
 export { describeTools, nothingWritable } from './describe.js';
 export type { FolderPermissionConfig, Tier, WunderlandRule } from './dialects/tierPresets.js';
 export { TIER_PRESETS } from './dialects/tierPresets.js';
@@ -17,6 +17,7 @@ export { lint } from './lint.js';
 export type { DialectName, LoadPolicyOptions } from './loadPolicy.js';
 export { DIALECTS, loadPolicy } from './loadPolicy.js';
 export { policySchema } from './policySchema.js';
+export { schemaSelectors, specFromDescriptor } from './schemaSpec.js';
 export type { SubtreeWalkOptions } from './subtreeWalk.js';
 export { DEFAULT_WALK } from './subtreeWalk.js';
 export { BUILTIN_TOOLS, PATH_ARGS, SHELL_TOOLS } from './toolTable.js';

@@ -83,6 +83,27 @@ function probes(policies: CompiledPolicy[]): string[] {
  * decide more permissively than the base. Checked on probe paths drawn from both policies' rules.
  */
 export function assertNarrows(base: CompiledPolicy, layered: CompiledPolicy, overlayFile: string): void {
+  // What is checked at all: a looser unknownTools, or a tool declaration (which replaces unknownTools' answer
+  // for that tool, or changes what its arguments are), widens whatever the rules say. Adding shell tools
+  // only sends more calls to the shell analysis.
+  if (
+    base.unknownTools !== layered.unknownTools &&
+    tighter(base.unknownTools, layered.unknownTools) === base.unknownTools
+  )
+    throw configError(
+      overlayFile,
+      'unknownTools',
+      layered.unknownTools,
+      `overlay is narrowOnly but loosens unknownTools from ${base.unknownTools}`,
+    );
+  for (const [name, spec] of Object.entries(layered.tools))
+    if (spec.op !== 'shell' && JSON.stringify(base.tools[name]) !== JSON.stringify(spec))
+      throw configError(
+        overlayFile,
+        `tools.${name}`,
+        spec.op,
+        'overlay is narrowOnly but declares a tool: a declaration changes what its calls are checked for',
+      );
   const eb = createEvaluator(base, PROBE_CTX);
   const el = createEvaluator(layered, PROBE_CTX);
   for (const path of probes([base, layered])) {

@@ -1,7 +1,10 @@
 import { describeValue, ToolgateError } from '@toolgate/core';
+import { positionOf } from './configPosition.js';
+import { checkDialect, inferDialect } from './dialects/detectDialect.js';
 import type { LoadContext } from './dialects/fields.js';
 import { loadFolderGuard } from './dialects/folderguard.js';
 import { loadHermes } from './dialects/hermes.js';
+import { checkKnownKeys } from './dialects/knownKeys.js';
 import { loadOpenFang, loadOpenFangOverlay } from './dialects/openfang.js';
 import { loadToolgate } from './dialects/toolgate.js';
 import { loadWolo } from './dialects/wolo.js';
@@ -27,7 +30,11 @@ const LOADERS: Record<DialectName, { load: Loader; overlay: Loader; format: Conf
 };
 
 export interface LoadPolicyOptions {
-  dialect: DialectName;
+  /**
+   * The file's dialect. Optional: inferred from the keys only one dialect reads (and the file name, to
+   * break a tie). Given, it must recognise something in the file, or loading fails naming the mismatch.
+   */
+  dialect?: DialectName;
   /** The policy file (its extension picks YAML, JSON or TOML; otherwise the dialect's usual format). */
   file?: string;
   /** The file's text, when it is not on disk (then `file` only names it in messages). */
@@ -44,9 +51,74 @@ export interface LoadPolicyOptions {
   cliPaths?: readonly string[];
 }
 
-function parseFile(dialect: DialectName, file: string, source: string | undefined): unknown {
-  const format = formatOf(file, LOADERS[dialect].format);
-  return parseConfig(source ?? readConfig(file), file, format);
+interface Parsed {
+  data: unknown;
+  text: string;
+  format: ConfigFormat;
+}
+
+function parseFile(dialect: DialectName | undefined, file: string, source: string | undefined): Parsed {
+  const text = source ?? readConfig(file);
+  const known = formatOf(file, undefined);
+  if (known !== undefined || dialect !== undefined) {
+    const format = known ?? LOADERS[dialect!].format;
+    return { data: parseConfig(text, file, format), text, format };
+  }
+  // Neither the name nor a dialect says the format: YAML (which reads JSON too), else TOML.
+  try {
+    return { data: parseConfig(text, file, 'yaml'), text, format: 'yaml' };
+  } catch (yamlError) {
+    try {
+      return { data: parseConfig(text, file, 'toml'), text, format: 'toml' };
+    } catch {
+      throw yamlError;
+    }
+  }
+}
+
+/** Adds `(at line L, column C)` to a config error about a field, when the field can be found in the text. */
+function located<T>(parsed: Parsed, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (
+      !(error instanceof ToolgateError) ||
+      typeof error.details.field !== 'string' ||
+      error.details.line !== undefined
+    )
+      throw error;
+    const pos =
+      error.details.field === '(root)'
+        ? undefined
+        : positionOf(parsed.text, parsed.format, error.details.field);
+    if (!pos) throw error;
+    const message = `${error.message} (at line ${pos.line}, column ${pos.col})`;
+    throw new ToolgateError(
+      error.code,
+      message,
+      { ...error.details, line: pos.line, column: pos.col },
+      { cause: error },
+    );
+  }
+}
+
+function loadLayer(
+  dialect: DialectName | undefined,
+  file: string,
+  source: string | undefined,
+  overlay: boolean,
+  ctx: LoadContext,
+) {
+  const parsed = parseFile(dialect, file, source);
+  return located(parsed, () => {
+    let name = dialect;
+    if (name === undefined) name = inferDialect(parsed.data, file) as DialectName;
+    else if (!overlay) checkDialect(name, parsed.data, file, 'mismatch');
+    checkKnownKeys(name, parsed.data, file);
+    if (dialect !== undefined && !overlay) checkDialect(name, parsed.data, file, 'empty');
+    const loaders = LOADERS[name];
+    return { dialect: name, draft: (overlay ? loaders.overlay : loaders.load)(parsed.data, file, ctx) };
+  });
 }
 
 /**
@@ -57,6 +129,7 @@ function parseFile(dialect: DialectName, file: string, source: string | undefine
  * ```ts
  * import { loadPolicy } from '@toolgate/folder-rules';
  * const policy = loadPolicy({ dialect: 'openfang', file: '/etc/agent/config.toml', agent: 'researcher' });
+ * const inferred = loadPolicy({ file: 'toolgate.yaml' }); // the dialect is read from the file's keys
  * console.log(policy.hash, policy.rules.length);
  * ```
  */
@@ -67,7 +140,7 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
       `loadPolicy: options must be an object, got ${describeValue(options)}`,
     );
   const { dialect } = options;
-  if (!DIALECTS.includes(dialect))
+  if (dialect !== undefined && !DIALECTS.includes(dialect))
     throw new ToolgateError(
       'TOOLGATE_ERR_INVALID_OPTIONS',
       `loadPolicy: option dialect must be one of ${DIALECTS.join(', ')}, got ${describeValue(dialect)}`,
@@ -77,7 +150,7 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
       'TOOLGATE_ERR_INVALID_OPTIONS',
       'loadPolicy: give option file (a path) or source (the text)',
     );
-  const file = options.file ?? `<inline ${dialect}>`;
+  const file = options.file ?? `<inline ${dialect ?? 'policy'}>`;
   if (options.cliPaths !== undefined) {
     if (dialect !== 'wolo')
       throw new ToolgateError(
@@ -95,8 +168,7 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
     ...(options.agent ? { agent: options.agent } : {}),
     ...(options.cliPaths ? { cliPaths: options.cliPaths } : {}),
   };
-  const loaders = LOADERS[dialect];
-  const base = loaders.load(parseFile(dialect, file, options.source), file, ctx);
+  const { dialect: resolved, draft: base } = loadLayer(dialect, file, options.source, false, ctx);
   const overlays: PolicyDraft[] = [];
   const sources = [file];
   const inFile = options.agent !== undefined ? base.agents?.[options.agent] : undefined;
@@ -105,7 +177,7 @@ export function loadPolicy(options: LoadPolicyOptions): CompiledPolicy {
     sources.push(`${file}#agents.${options.agent}`);
   }
   for (const overlayFile of options.overlays ?? []) {
-    const draft = loaders.overlay(parseFile(dialect, overlayFile, undefined), overlayFile, ctx);
+    const draft = loadLayer(resolved, overlayFile, undefined, true, ctx).draft;
     overlays.push(options.narrowOnly ? { ...draft, narrowOnly: true } : draft);
     sources.push(overlayFile);
   }

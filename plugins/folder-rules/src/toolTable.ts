@@ -1,6 +1,10 @@
 import type { ToolSpec } from './types.js';
 
-/** Argument names that carry paths. Every one present is checked, not just the first. */
+/**
+ * The common path argument names (for reference and lint). Extraction does not stop at them: every argument
+ * whose name says it is a path (`@toolgate/core`'s `pathKeyKind`: `*_path`, `*_file`, `source*`, `dest*`…)
+ * is checked, at any depth.
+ */
 export const PATH_ARGS: readonly string[] = [
   'path',
   'paths',
@@ -51,7 +55,6 @@ export const SHELL_TOOLS: ReadonlySet<string> = new Set([
   'local_shell',
   'exec_command',
   'write_stdin',
-  'apply_patch',
   'run_terminal_cmd',
   'execute_command',
   'start_process',
@@ -178,6 +181,20 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   Glob: listTree,
   Grep: readTree,
   LS: list,
+  // Patch tools (openai/codex codex-rs/core/src/tool_apply_patch.rs: apply_patch {input}; OpenFang
+  // tool_apply_patch, seed 004: "enumerates AddFile, UpdateFile (incl. move_to destination), DeleteFile as
+  // Write ops"): every file the patch names is a write; a patch that does not parse is denied.
+  apply_patch: { op: 'patch' },
+  tool_apply_patch: { op: 'patch' },
+  // Output-writing tools (seed 004): "tool_image_generate writes to /tmp/openfang_uploads/ ungated";
+  // "tool_text_to_speech and tool_canvas_present write to <workspace>/output/ without consulting
+  // file_policy". Here those directories are judged as writes like any other, and any path argument too.
+  image_generate: { op: 'write', writes: ['/tmp/openfang_uploads'] },
+  tool_image_generate: { op: 'write', writes: ['/tmp/openfang_uploads'] },
+  text_to_speech: { op: 'write', writes: ['<workspace>/output'] },
+  tool_text_to_speech: { op: 'write', writes: ['<workspace>/output'] },
+  canvas_present: { op: 'write', writes: ['<workspace>/output'] },
+  tool_canvas_present: { op: 'write', writes: ['<workspace>/output'] },
   // Tools that run code (Hermes `code_execution`): their paths cannot be extracted.
   code_execution: opaque,
   execute_code: opaque,

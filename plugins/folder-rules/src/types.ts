@@ -29,14 +29,27 @@ export interface DefaultSpec {
   write: Outcome;
 }
 
+/** One declared path argument: a selector (`path`, `paths[]`, `ops[].path`, `edits[].target.file`) and its op. */
+export type PathDeclaration = string | { arg: string; op?: Op };
+
 export interface ToolSpec {
-  /** The operation of the tool's path arguments (`copy`: source read, destination write). */
-  /** `opaque`: the tool runs code whose paths nobody can extract (Hermes `code_execution`): never allowed by default. */
-  op: Op | 'copy' | 'move' | 'shell' | 'opaque' | 'none';
-  /** Argument names that carry paths (all of them are checked). Defaults to the common names. */
+  /**
+   * The operation of the tool's path arguments (`copy`: source read, destination write; `move`: both ends
+   * written). `opaque`: the tool runs code whose paths nobody can extract (Hermes `code_execution`): never
+   * allowed by default. `patch`: the tool applies a patch (Codex `apply_patch`): every file it names is written.
+   */
+  op: Op | 'copy' | 'move' | 'shell' | 'opaque' | 'none' | 'patch';
+  /** Top-level argument names that carry paths (all of them are checked). */
   pathArgs?: string[];
+  /**
+   * Where the paths are at any depth (`ops[].path`: the `path` of every element of `ops`), each with the
+   * tool's op or its own. Arguments found by their names besides these are checked too.
+   */
+  paths?: PathDeclaration[];
   /** The tool reads or writes a whole subtree (`search_files`, `directory_tree`). */
   subtree?: boolean;
+  /** Directories the tool writes into whatever its arguments say (`tool_image_generate`: its upload cache). */
+  writes?: string[];
 }
 
 export interface ShellSettings {

@@ -1,13 +1,12 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CallContext, createGuard } from '@toolgate/core';
+import { type CallContext, createGuard, parsePatch } from '@toolgate/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shell } from '../src/shell.js';
 import { DEFAULT_TOOLS } from '../src/shellOptions.js';
 import { argvScript } from '../src/tools/argvScript.js';
 import { findCommands } from '../src/tools/commandKeys.js';
-import { patchFiles } from '../src/tools/patchFiles.js';
 import { denyUnder } from './denyUnder.js';
 
 // Shell tools under other names (issue 13, class 4): every known tool's real argument names, argv arrays,
@@ -266,13 +265,18 @@ describe('apply_patch, which Codex applies itself', () => {
   it('reads every file header of an envelope', () => {
     const text =
       '*** Begin Patch\n*** Add File: a\n+x\n*** Update File: b\n*** Move to: c\n@@\n-x\n+y\n*** Delete File: d\n*** End Patch';
-    expect(patchFiles(text)).toEqual([
-      { path: 'a', action: 'add' },
-      { path: 'b', action: 'move-from' },
-      { path: 'c', action: 'move-to' },
-      { path: 'd', action: 'delete' },
-    ]);
-    expect(patchFiles('ls')).toBeUndefined();
+    // core's parser, the one folder-rules' apply_patch tool uses too.
+    expect(parsePatch(text)).toEqual({
+      ok: true,
+      format: 'codex',
+      files: [
+        { path: 'a', action: 'add' },
+        { path: 'b', action: 'move-from' },
+        { path: 'c', action: 'move-to' },
+        { path: 'd', action: 'delete' },
+      ],
+    });
+    expect(parsePatch('ls').ok).toBe(false);
   });
 
   it('argv ["apply_patch", patch] writes the patch’s files', async () => {
@@ -284,13 +288,16 @@ describe('apply_patch, which Codex applies itself', () => {
     expect(ok.accesses.map((a) => `${a.op} ${a.path}`)).toContain(`write ${join(ws, 'src', 'b.ts')}`);
   });
 
-  it('bash -lc "apply_patch <<EOF" and the apply_patch tool are read the same way', async () => {
+  it('bash -lc "apply_patch <<EOF" and a patch tool are read the same way', async () => {
     const heredoc = `apply_patch <<'EOF'\n${patch(`${etc}/cron.d/x`)}EOF\n`;
     expect((await decide('shell', { command: ['bash', '-lc', heredoc] })).action).toBe('deny');
     expect((await decide('exec_command', { cmd: heredoc })).action).toBe('deny');
-    expect((await decide('apply_patch', { input: patch(`${etc}/cron.d/x`) })).action).toBe('deny');
-    expect((await decide('apply_patch', { input: patch('src/c.ts') })).action).toBe('allow');
-    expect((await decide('apply_patch', { input: 'rm -rf /' })).action).toBe('deny');
+    // The `apply_patch` tool itself is folder-rules' (a file tool); a shell tool declared `kind: 'patch'`
+    // is read by the same parser here.
+    const tools = { my_patch: { commandArg: 'input', kind: 'patch' as const } };
+    expect((await decide('my_patch', { input: patch(`${etc}/cron.d/x`) }, { tools })).action).toBe('deny');
+    expect((await decide('my_patch', { input: patch('src/c.ts') }, { tools })).action).toBe('allow');
+    expect((await decide('my_patch', { input: 'rm -rf /' }, { tools })).action).toBe('deny');
   });
 
   it('a relative patch path after a cd is uncertain', async () => {

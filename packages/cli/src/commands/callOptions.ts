@@ -5,7 +5,7 @@ import { UsageError } from '../exitCodes.js';
 
 /** Options check and explain share (the CLI contract in ARCHITECTURE.md). */
 export interface CallCommandOptions {
-  dialect: string;
+  dialect?: string;
   policy?: string;
   call: string;
   allowPath?: string[];
@@ -20,7 +20,10 @@ export interface CallCommandOptions {
 
 export function addPolicyOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--dialect <dialect>', 'toolgate | folderguard | wunderland | wolo | hermes | openfang')
+    .option(
+      '--dialect <dialect>',
+      'toolgate | folderguard | wunderland | wolo | hermes | openfang (default: inferred from the file)',
+    )
     .option('--policy <file>', 'the policy file (wolo: default ~/.wolo/config.yaml)')
     .option(
       '-P, --allow-path <dir...>',
@@ -44,7 +47,7 @@ export function addCallOptions(cmd: Command): Command {
 
 export function guardOptions(o: CallCommandOptions): BuildGuardOptions {
   return {
-    dialect: o.dialect,
+    ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
     ...(o.policy !== undefined ? { policy: o.policy } : {}),
     ...(o.allowPath !== undefined ? { allowPaths: o.allowPath } : {}),
     ...(o.wild ? { wild: true } : {}),

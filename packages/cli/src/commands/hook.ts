@@ -11,7 +11,7 @@ export function registerHook(program: Command): void {
       'Answer a coding assistant’s before-tool hook (claude-code: PreToolUse, gemini-cli: BeforeTool) from stdin',
     )
     .argument('<assistant>', `one of ${HOOK_HOSTS.join(', ')}`)
-    .requiredOption('--dialect <dialect>', 'policy dialect')
+    .option('--dialect <dialect>', 'policy dialect (default: inferred from the file)')
     .option('--policy <file>', 'policy file (wolo: default ~/.wolo/config.yaml)')
     .option(
       '--workspace <dir>',

@@ -5,7 +5,7 @@ import { Exit } from '../exitCodes.js';
 import { addPolicyOptions } from './callOptions.js';
 
 export interface LintCommandOptions {
-  dialect: string;
+  dialect?: string;
   policy: string;
   agent?: string;
   overlay?: string[];
@@ -20,7 +20,7 @@ export async function runLint(
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<number> {
   const built = buildGuard({
-    dialect: options.dialect,
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
     policy: options.policy,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),

@@ -10,9 +10,9 @@ export function registerMcp(program: Command): void {
     .description(
       'Guard an MCP server: speak MCP on stdio, judge every tools/call with the policy, relay the rest',
     )
-    .requiredOption(
+    .option(
       '--dialect <dialect>',
-      'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang)',
+      'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang; default: inferred from the file)',
     )
     .option('--policy <file>', 'policy file (wolo: default ~/.wolo/config.yaml)')
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')

@@ -1,26 +1,12 @@
-// Argument names and value shapes that suggest a path. Used only to fail closed: a tool nobody classified
-// whose arguments look like paths is denied (UNKNOWN_TOOL), never waved through.
-const PATH_KEY =
-  /(^|_|[a-z])(path|paths|file|files|dir|directory|folder|dest|destination|source|src|target|cwd|root)s?$/i;
-const PATH_VALUE = /^(\/|~|\.{1,2}\/|\$|[A-Za-z]:\\)/;
+import { findArgPaths } from '@toolgate/core';
 
-function looksLikePath(value: unknown): boolean {
-  return typeof value === 'string' && PATH_VALUE.test(value);
-}
-
-/** The first argument (depth-first, two levels) that looks like it names a path, or undefined. */
-export function pathLikeArg(args: Record<string, unknown>, depth = 0): string | undefined {
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value === 'string' && (PATH_KEY.test(key) || looksLikePath(value))) return key;
-    if (
-      Array.isArray(value) &&
-      value.some((v) => looksLikePath(v) || (PATH_KEY.test(key) && typeof v === 'string'))
-    )
-      return key;
-    if (depth < 2 && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      const inner = pathLikeArg(value as Record<string, unknown>, depth + 1);
-      if (inner) return `${key}.${inner}`;
-    }
-  }
-  return undefined;
+/**
+ * Where the first argument that names or looks like a path is (`ops[0].path`), at any depth, by core's
+ * `findArgPaths` — the finder folder-rules and the shell plugin use. Used only to fail closed: a tool
+ * nobody classified whose arguments look like paths is denied (UNKNOWN_TOOL), never waved through.
+ */
+export function pathLikeArg(args: Record<string, unknown>): string | undefined {
+  const found = findArgPaths(args, { mode: 'loose' });
+  if (found.overflow !== undefined) return '(arguments too deep or too large to check)';
+  return found.found[0]?.where;
 }

@@ -12,7 +12,7 @@ import { HOOK_HOSTS, type HookHostName } from './hookHostNames.js';
 const HOSTS: Record<HookHostName, HookHost> = { 'claude-code': claudeCode, 'gemini-cli': geminiCli };
 
 export interface HookCommandOptions {
-  dialect: string;
+  dialect?: string;
   policy?: string;
   workspace?: string;
   audit?: string;
@@ -71,7 +71,7 @@ export async function runHookCommand(
     });
     try {
       const { guard } = buildGuard({
-        dialect: options.dialect,
+        ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
         ...(options.policy !== undefined ? { policy: options.policy } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
         ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),

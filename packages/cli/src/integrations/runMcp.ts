@@ -14,7 +14,7 @@ import { auditOpenProblem } from './auditWatch.js';
 import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
 
 export interface McpCommandOptions {
-  dialect: string;
+  dialect?: string;
   policy?: string;
   audit?: string;
   /** `--no-dialect-audit`. */
@@ -91,7 +91,7 @@ async function serve(
   extras: ExtraPlugins,
 ): Promise<number> {
   const { guard, ctx, policy } = buildGuard({
-    dialect: options.dialect,
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
     ...(options.wild ? { wild: true } : {}),

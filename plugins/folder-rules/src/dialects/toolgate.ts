@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { configError } from '../configError.js';
 import { defaultSpec, type PolicyDraft } from '../draft.js';
 import { expandVars } from '../expandVars.js';
+import { SELECTOR } from '../selectors.js';
 import type { PolicyRule, ShellToolEntry } from '../types.js';
 import type { LoadContext } from './fields.js';
 
@@ -19,11 +20,22 @@ const rule = z
       .optional(),
   })
   .strict();
+const selector = z.string().regex(SELECTOR, 'expected a selector such as "path", "paths[]" or "ops[].path"');
 const toolSpec = z
   .object({
-    op: z.enum(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none']),
+    op: z.enum(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none', 'patch']),
     pathArgs: z.array(z.string().min(1)).optional(),
+    // Where the paths are at any depth (`ops[].path`), each with the tool's op or its own.
+    paths: z
+      .array(
+        z.union([
+          selector,
+          z.object({ arg: selector, op: z.enum(['read', 'write', 'list']).optional() }).strict(),
+        ]),
+      )
+      .optional(),
     subtree: z.boolean().optional(),
+    writes: z.array(z.string().min(1)).optional(),
   })
   .strict();
 const argName = z.string().min(1);

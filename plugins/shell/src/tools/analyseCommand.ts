@@ -1,8 +1,12 @@
-import { type Access, type CallContext, createAccess, uncertainAccess } from '@toolgate/core';
+import {
+  type Access,
+  type CallContext,
+  patchAccesses as corePatchAccesses,
+  uncertainAccess,
+} from '@toolgate/core';
 import { extractAccesses } from '../effects/extractAccesses.js';
 import type { Extraction, ExtractOptions } from '../effects/extractTypes.js';
 import { argvScript } from './argvScript.js';
-import { type PatchFile, patchFiles } from './patchFiles.js';
 import { shellBinary } from './shellBinary.js';
 
 /** What running one command value reaches: accesses, plus the extractions the strict-mode checks read. */
@@ -29,34 +33,20 @@ function unsure(raw: string, origin: string, reason: string): CommandAnalysis {
   return { accesses: [uncertainAccess(raw || '?', 'write', origin, reason)], extractions: [] };
 }
 
-/** The writes of a patch: relative paths from `cwd`; unknown when the patch is not one, or cwd is unknown. */
+/**
+ * The writes of a patch, read by core's `patchAccesses` (the one apply_patch parser, shared with
+ * folder-rules' `apply_patch` tool): relative names from `cwd`; uncertain when the patch does not parse, or
+ * the directory is unknown. `embedded`: the patch is inside a script (`apply_patch <<'EOF'` …).
+ */
 export function patchAccesses(
-  text: string,
+  text: unknown,
   ctx: CallContext,
   cwd: string | null,
   origin: string,
   cdBefore = false,
+  embedded = false,
 ): Access[] {
-  const files: PatchFile[] | undefined = patchFiles(text);
-  if (files === undefined)
-    return [uncertainAccess('apply_patch', 'write', origin, 'apply_patch input is not a patch')];
-  const out: Access[] = [];
-  for (const f of files) {
-    const relative = !f.path.startsWith('/');
-    if (f.path === '' || f.path.includes('\0') || (relative && (cwd === null || cdBefore))) {
-      out.push(
-        uncertainAccess(f.path || '?', 'write', origin, 'the patch names a file whose location is unknown'),
-      );
-      continue;
-    }
-    // codex-rs/apply-patch joins paths to the cwd as given: no `~`, no variables.
-    const base = { ...ctx, cwd: cwd ?? ctx.cwd };
-    const options = { origin, tilde: false, vars: false } as const;
-    out.push(createAccess(f.path, 'write', base, options));
-    if (f.action === 'delete' || f.action === 'move-from')
-      out.push(createAccess(f.path, 'write', base, { ...options, followFinal: false }));
-  }
-  return out;
+  return corePatchAccesses(text, ctx, { origin, cwd, cdBefore, embedded });
 }
 
 /**
@@ -100,6 +90,6 @@ export function analyseCommand(
   const ex = extractAccesses(script, ctx, options, cwd);
   const accesses = [...ex.accesses];
   if (setting.applyPatch && ex.unknownCommands.some((c) => PATCH_COMMANDS.has(c.split('/').pop() ?? c)))
-    accesses.push(...patchAccesses(script, ctx, cwd, setting.origin, /\bcd\b|\bpushd\b/.test(script)));
+    accesses.push(...patchAccesses(script, ctx, cwd, setting.origin, /\bcd\b|\bpushd\b/.test(script), true));
   return { accesses, extractions: [ex] };
 }

@@ -51,8 +51,6 @@ export const KNOWN_TOOLS: Readonly<Record<string, ShellToolSpec>> = {
   },
   // Same file, write_stdin {session_id, chars}: bytes typed into a running session.
   write_stdin: { commandArg: 'chars', kind: 'input' },
-  // openai/codex codex-rs/core/src/tool_apply_patch.rs: apply_patch {input}: the envelope's files are written.
-  apply_patch: { commandArg: 'input', kind: 'patch' },
   // Cursor agent tools: run_terminal_cmd {command, is_background, explanation?}.
   run_terminal_cmd: { commandArg: 'command', cwdArg: COMMON_CWD },
   // cline/cline src/core/prompts/system/tools/execute-command.ts: execute_command {command,
@@ -86,4 +84,9 @@ export const KNOWN_NOT_SHELL: readonly string[] = [
   'memory',
   'text_editor',
   'developer__text_editor',
+  // openai/codex tool_apply_patch.rs apply_patch {input}, OpenFang tool_apply_patch: a patch, not a command.
+  // folder-rules reads it as a file tool (core's patchAccesses, the parser this plugin uses for the
+  // `["apply_patch", …]` argv of Codex's shell tools), so the call is judged once, with or without this plugin.
+  'apply_patch',
+  'tool_apply_patch',
 ];

@@ -1,14 +1,17 @@
-import { type Access, type CallContext, createAccess, uncertainAccess } from '@toolgate/core';
-import { normaliseKey } from './commandKeys.js';
-
-/** Names that say "a file" (the directory-like ones are handled as a possible working directory). */
-const FILE_KEY = /(file|files|filename|filepath|src|source|dest|destination|target|output)$/;
-const PATH_VALUE = /^(\/|~|\.{1,2}\/)/;
+import {
+  type Access,
+  type CallContext,
+  createAccess,
+  fileUriPath,
+  findArgPaths,
+  uncertainAccess,
+} from '@toolgate/core';
 
 /**
- * The other path-like arguments of an undeclared tool that runs a command (`{cmd: "python", file: "x"}`):
- * the host may hand them to the command, so each is a write, as folder-rules treats an unknown tool's paths
- * (seed 001: "assume write"). A non-string under a file-like name is uncertain.
+ * The other path-like arguments of an undeclared tool that runs a command (`{cmd: "python", file: "x"}`),
+ * found by core's `findArgPaths` (the one argument finder folder-rules uses too: names at any depth, values
+ * shaped like paths): the host may hand them to the command, so each is a write, as folder-rules treats an
+ * unknown tool's paths (seed 001: "assume write"). A non-string under a path name is uncertain.
  */
 export function pathLikeArgs(
   args: Record<string, unknown>,
@@ -18,23 +21,22 @@ export function pathLikeArgs(
   prefix: string,
 ): Access[] {
   const out: Access[] = [];
-  const one = (raw: unknown, key: string, origin: string) => {
-    const named = FILE_KEY.test(normaliseKey(key));
-    if (typeof raw !== 'string') {
-      if (named && raw !== null && raw !== undefined && typeof raw !== 'number' && typeof raw !== 'boolean')
-        out.push(uncertainAccess(String(raw), 'write', origin, `argument ${key} is not a usable path`));
-      return;
+  const found = findArgPaths(args, { mode: 'loose', skip });
+  if (found.overflow !== undefined)
+    out.push(uncertainAccess('(arguments)', 'write', `shell:args.${prefix}`, found.overflow));
+  for (const f of found.found) {
+    const origin = `shell:args.${prefix}${f.where}`;
+    const uri = typeof f.value === 'string' ? fileUriPath(f.value) : undefined;
+    if (typeof f.value !== 'string' || f.value === '' || uri === null) {
+      out.push(uncertainAccess(String(f.value), 'write', origin, `argument ${f.key} is not a usable path`));
+      continue;
     }
-    if (raw === '' || (!named && !PATH_VALUE.test(raw))) return;
-    if (raw.includes('\0') || (cwd === null && !PATH_VALUE.test(raw)))
-      out.push(uncertainAccess(raw, 'write', origin, `argument ${key} names a path that cannot be resolved`));
+    const raw = uri ?? f.value;
+    if (raw.includes('\0') || (cwd === null && !/^(\/|~)/.test(raw)))
+      out.push(
+        uncertainAccess(raw, 'write', origin, `argument ${f.key} names a path that cannot be resolved`),
+      );
     else out.push(createAccess(raw, 'write', { ...ctx, cwd: cwd ?? ctx.cwd }, { origin }));
-  };
-  for (const [key, value] of Object.entries(args)) {
-    if (skip.has(key)) continue;
-    const origin = `shell:args.${prefix}${key}`;
-    if (!Array.isArray(value)) one(value, key, origin);
-    else for (const [i, v] of value.entries()) one(v, key, `${origin}[${i}]`);
   }
   return out;
 }
