@@ -7,6 +7,7 @@ import {
   ToolgateError,
 } from '@toolgate/core';
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import { absoluteArgs } from './absoluteArgs.js';
 
 export interface GuardToolsOptions {
   /** On deny, return the rejection envelope as the tool's result (default) or throw `ToolCallRejectedError`. */
@@ -70,15 +71,16 @@ export function guardTools<T extends ToolSet>(
     name: string,
     input: unknown,
     execOptions: ToolExecutionOptions,
-  ): Promise<RejectionEnvelope | undefined> => {
+  ): Promise<{ envelope: RejectionEnvelope } | { input: unknown }> => {
     // The model's input is judged as it is: a non-object input is a malformed call (core denies it).
     const args = input as Record<string, unknown>;
     const decision = await guard.check({ tool: name, args }, contextOf(execOptions));
-    if (decision.action === 'allow') return undefined;
+    // execute gets the absolute paths the guard judged, not the relative ones it would resolve elsewhere.
+    if (decision.action === 'allow') return { input: absoluteArgs(input, decision.accesses) };
     const envelope = decision.envelope!;
     if (onDeny === 'throw') throw new ToolCallRejectedError(decision, envelope);
     envelopes.add(envelope);
-    return envelope;
+    return { envelope };
   };
 
   const wrapped: Record<string, Tool> = {};
@@ -92,15 +94,17 @@ export function guardTools<T extends ToolSet>(
     // Streaming tools (async generators) stay streaming; the check runs before their first step.
     const guardedExecute = isAsyncGeneratorFunction(execute)
       ? async function* (input: unknown, execOptions: ToolExecutionOptions) {
-          const envelope = await judge(name, input, execOptions);
-          if (envelope) {
-            yield envelope;
+          const verdict = await judge(name, input, execOptions);
+          if ('envelope' in verdict) {
+            yield verdict.envelope;
             return;
           }
-          yield* execute(input, execOptions) as AsyncIterable<unknown>;
+          yield* execute(verdict.input, execOptions) as AsyncIterable<unknown>;
         }
-      : async (input: unknown, execOptions: ToolExecutionOptions) =>
-          (await judge(name, input, execOptions)) ?? execute(input, execOptions);
+      : async (input: unknown, execOptions: ToolExecutionOptions) => {
+          const verdict = await judge(name, input, execOptions);
+          return 'envelope' in verdict ? verdict.envelope : execute(verdict.input, execOptions);
+        };
     const toModelOutput = original.toModelOutput;
     wrapped[key] = {
       ...original,
