@@ -17,6 +17,10 @@ export function registerHook(program: Command): void {
       '--workspace <dir>',
       'the workspace root (default: $CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR, else the event’s cwd)',
     )
+    .option(
+      '--approve-allowed',
+      'answer a policy allow with the assistant’s "allow" (skips its own permission prompt); default: no decision',
+    )
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
     .option(
       '--approvals <strategy>',

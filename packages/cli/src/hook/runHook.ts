@@ -10,6 +10,8 @@ export interface HookOptions {
   workspace?: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Answer policy allows with the host's "allow" (skipping its own permission prompt). Off by default. */
+  approveAllowed?: boolean;
 }
 
 function projectDir(value: string | undefined): string | undefined {
@@ -51,7 +53,7 @@ export async function runHook(host: HookHost, stdin: string, options: HookOption
         });
       }
     }
-    return host.answer(decision);
+    return host.answer(decision, { approveAllowed: options.approveAllowed === true });
   } catch (error) {
     if (error instanceof MalformedEventError) return blockingError(error.message);
     return blockingError(`internal error: ${error instanceof Error ? error.message : String(error)}`);

@@ -16,6 +16,7 @@ export interface HookCommandOptions {
   workspace?: string;
   audit?: string;
   approvals?: string;
+  approveAllowed?: boolean;
 }
 
 /**
@@ -54,6 +55,7 @@ export async function runHookCommand(
         guard,
         home: env.HOME ?? homedir(),
         env,
+        approveAllowed: options.approveAllowed === true,
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
       });
     } finally {
