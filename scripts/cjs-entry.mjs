@@ -21,7 +21,7 @@ function walk(dir) {
       const text = readFileSync(path, 'utf8')
         .replace(relative, '$1$2.cjs$3')
         .replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
-      writeFileSync(path.slice(0, -'.d.ts'.length) + '.d.cts', text);
+      writeFileSync(`${path.slice(0, -'.d.ts'.length)}.d.cts`, text);
     }
   }
 }
