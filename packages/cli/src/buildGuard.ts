@@ -1,13 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type CallContext, createGuard, type Disclosure, type Guard, type GuardPlugin } from '@toolgate/core';
-import {
-  type CompiledPolicy,
-  DIALECTS,
-  type DialectName,
-  folderRules,
-  loadPolicy,
-} from '@toolgate/folder-rules';
+import { type CompiledPolicy, folderRules } from '@toolgate/folder-rules';
 import { type ShellOptions, type ShellToolSpec, shell } from '@toolgate/shell';
+import type { CliSettings } from './config/cliSettings.js';
+import { loadConfig } from './config/loadConfig.js';
+import { loadPlugins } from './config/loadPlugins.js';
 import { UsageError } from './exitCodes.js';
 
 /**
@@ -15,9 +12,12 @@ import { UsageError } from './exitCodes.js';
  * purpose: commands that add plugins (audit, approvals) pass them in `plugins`.
  */
 export interface BuildGuardOptions {
-  dialect: string;
-  /** The policy file. */
-  policy: string;
+  /** Absent: inferred from the policy file's name (toolgate.yaml, .toolgate/policy.yaml are native). */
+  dialect?: string | undefined;
+  /** The policy file; absent: discovered (toolgate.yaml or .toolgate/ walking up, the user's, $TOOLGATE_POLICY). */
+  policy?: string | undefined;
+  /** Where policy discovery starts (default: `cwd`). */
+  discoverFrom?: string;
   /** The agent's working directory (never the CLI's own unless none is given). */
   cwd?: string;
   /** Defaults to `cwd`. */
@@ -37,6 +37,10 @@ export interface BuildGuardOptions {
 export interface BuiltGuard {
   guard: Guard;
   policy: CompiledPolicy;
+  /** The policy file used (given or discovered). */
+  file: string;
+  /** The CLI's sections of the policy file (`plugins:`, `hook:`). */
+  settings: CliSettings;
   ctx: CallContext;
   /** Plugins composed besides folder-rules (shell and `plugins`), for commands that re-run a policy's own tests. */
   extraPlugins: readonly GuardPlugin[];
@@ -67,36 +71,37 @@ function absolute(dir: string, flag: string): string {
 }
 
 /**
- * Loads a policy in any dialect and composes the guard every CLI command uses.
+ * Loads a policy in any dialect (given, or discovered with no flags) and composes the guard every CLI command
+ * uses: shell, folder-rules, the policy file's third-party `plugins:`, then the command's own extras.
  *
  * @example
  * ```ts
- * const { guard, ctx } = buildGuard({ dialect: 'openfang', policy: 'config.toml', cwd: '/srv/agent' });
+ * const { guard, ctx } = await buildGuard({ dialect: 'openfang', policy: 'config.toml', cwd: '/srv/agent' });
  * const decision = await guard.check({ tool: 'file_read', args: { path: 'notes.md' } }, ctx);
  * ```
  */
-export function buildGuard(options: BuildGuardOptions): BuiltGuard {
-  if (!(DIALECTS as readonly string[]).includes(options.dialect))
-    throw new UsageError(
-      `--dialect must be one of ${DIALECTS.join(', ')}, got ${JSON.stringify(options.dialect)}`,
-    );
-  if (!options.policy) throw new UsageError('--policy <file> is required');
+export async function buildGuard(options: BuildGuardOptions): Promise<BuiltGuard> {
+  if (options.policy !== undefined && options.policy.trim() === '')
+    throw new UsageError('--policy must name a file');
   const env = options.env ?? process.env;
   const home = env.HOME;
   if (!home || !isAbsolute(home))
     throw new UsageError(`HOME must be set to an absolute path, got ${JSON.stringify(home)}`);
   const cwd = absolute(options.cwd ?? process.cwd(), '--cwd');
   const workspace = options.workspace === undefined ? cwd : absolute(options.workspace, '--workspace');
-  const policy = loadPolicy({
-    dialect: options.dialect as DialectName,
-    file: absolute(options.policy, '--policy'),
+  const config = await loadConfig({
+    ...(options.policy !== undefined ? { policy: absolute(options.policy, '--policy') } : {}),
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
+    discoverFrom: options.discoverFrom ?? cwd,
     env,
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     ...(options.overlays !== undefined
       ? { overlays: options.overlays.map((o) => absolute(o, '--overlay')) }
       : {}),
   });
-  const extraPlugins = options.plugins ?? [];
+  const { policy } = config;
+  const thirdParty = await loadPlugins(config.settings.plugins, config.file);
+  const extraPlugins = [...thirdParty, ...(options.plugins ?? [])];
   // The shell plugin turns shell tools' commands into accesses folder-rules judges like any other; a
   // dialect's metacharacter setting (Hermes `allow_metacharacters`) travels in the compiled policy.
   const shellPlugin = shell(shellOptionsOf(policy));
@@ -112,5 +117,12 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
     home,
     env: { ...env },
   };
-  return { guard, policy, ctx, extraPlugins: [shellPlugin, ...extraPlugins] };
+  return {
+    guard,
+    policy,
+    file: config.file,
+    settings: config.settings,
+    ctx,
+    extraPlugins: [shellPlugin, ...extraPlugins],
+  };
 }

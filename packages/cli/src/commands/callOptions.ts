@@ -5,8 +5,8 @@ import { UsageError } from '../exitCodes.js';
 
 /** Options check and explain share (the CLI contract in ARCHITECTURE.md). */
 export interface CallCommandOptions {
-  dialect: string;
-  policy: string;
+  dialect?: string;
+  policy?: string;
   call: string;
   cwd?: string;
   workspace?: string;
@@ -18,8 +18,14 @@ export interface CallCommandOptions {
 
 export function addPolicyOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--dialect <dialect>', 'toolgate | folderguard | wunderland | wolo | hermes | openfang')
-    .requiredOption('--policy <file>', 'the policy file')
+    .option(
+      '--dialect <dialect>',
+      'toolgate | folderguard | wunderland | wolo | hermes | openfang (default: toolgate for toolgate.yaml, .toolgate/policy.yaml)',
+    )
+    .option(
+      '--policy <file>',
+      'the policy file (default: toolgate.yaml or .toolgate/policy.yaml here or above, then ~/.config/toolgate/policy.yaml, then $TOOLGATE_POLICY)',
+    )
     .option('--agent <name>', 'apply the per-agent overlay of this agent')
     .option('--overlay <file...>', 'per-agent overlay files, applied in order');
 }
@@ -34,8 +40,8 @@ export function addCallOptions(cmd: Command): Command {
 
 export function guardOptions(o: CallCommandOptions): BuildGuardOptions {
   return {
-    dialect: o.dialect,
-    policy: o.policy,
+    ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
+    ...(o.policy !== undefined ? { policy: o.policy } : {}),
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     ...(o.workspace !== undefined ? { workspace: o.workspace } : {}),
     ...(o.agent !== undefined ? { agent: o.agent } : {}),

@@ -11,8 +11,14 @@ export function registerHook(program: Command): void {
       'Answer a coding assistant’s before-tool hook (claude-code: PreToolUse, gemini-cli: BeforeTool) from stdin',
     )
     .argument('<assistant>', `one of ${HOOK_HOSTS.join(', ')}`)
-    .requiredOption('--dialect <dialect>', 'policy dialect')
-    .requiredOption('--policy <file>', 'policy file')
+    .option(
+      '--dialect <dialect>',
+      'policy dialect (default: toolgate for toolgate.yaml, .toolgate/policy.yaml)',
+    )
+    .option(
+      '--policy <file>',
+      'policy file (default: discovered from the project dir: toolgate.yaml or .toolgate/policy.yaml, then ~/.config/toolgate/policy.yaml, then $TOOLGATE_POLICY)',
+    )
     .option(
       '--workspace <dir>',
       'the workspace root (default: $CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR, else the event’s cwd)',

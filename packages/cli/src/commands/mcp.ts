@@ -10,11 +10,14 @@ export function registerMcp(program: Command): void {
     .description(
       'Guard an MCP server: speak MCP on stdio, judge every tools/call with the policy, relay the rest',
     )
-    .requiredOption(
+    .option(
       '--dialect <dialect>',
-      'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang)',
+      'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang; default: toolgate for toolgate.yaml)',
     )
-    .requiredOption('--policy <file>', 'policy file')
+    .option(
+      '--policy <file>',
+      'policy file (default: discovered: toolgate.yaml or .toolgate/policy.yaml here or above, …)',
+    )
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
     .option(
       '--approvals <strategy>',

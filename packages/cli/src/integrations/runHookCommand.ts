@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { buildGuard } from '../buildGuard.js';
 import { claudeCode } from '../hook/claudeCodeTools.js';
 import { geminiCli } from '../hook/geminiCli.js';
@@ -11,8 +12,8 @@ import { readStdin } from './readStdin.js';
 const HOSTS: Record<HookHostName, HookHost> = { 'claude-code': claudeCode, 'gemini-cli': geminiCli };
 
 export interface HookCommandOptions {
-  dialect: string;
-  policy: string;
+  dialect?: string;
+  policy?: string;
   workspace?: string;
   audit?: string;
   approvals?: string;
@@ -43,10 +44,13 @@ export async function runHookCommand(
       approvals: host.resolvePrompts ? (options.approvals ?? 'auto-deny') : undefined,
     });
     try {
-      const { guard } = buildGuard({
-        dialect: options.dialect,
-        policy: options.policy,
+      // The policy is the project's: discovered from the directory the assistant says is the project.
+      const projectDir = env[host.projectDirEnv];
+      const { guard, settings } = await buildGuard({
+        ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
+        ...(options.policy !== undefined ? { policy: options.policy } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+        ...(projectDir && isAbsolute(projectDir) ? { discoverFrom: projectDir } : {}),
         env,
         plugins: extras.plugins,
       });
@@ -55,7 +59,7 @@ export async function runHookCommand(
         guard,
         home: env.HOME ?? homedir(),
         env,
-        approveAllowed: options.approveAllowed === true,
+        approveAllowed: options.approveAllowed === true || settings.approveAllowed,
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
       });
     } finally {

@@ -12,8 +12,8 @@ import { UsageError } from '../exitCodes.js';
 import { extraPlugins } from './extraPlugins.js';
 
 export interface McpCommandOptions {
-  dialect: string;
-  policy: string;
+  dialect?: string;
+  policy?: string;
   audit?: string;
   approvals?: string;
   cwd?: string;
@@ -57,9 +57,9 @@ async function serve(
   elicitation: ReturnType<typeof elicitationApprover>,
   extras: GuardPlugin[],
 ): Promise<number> {
-  const { guard, ctx } = buildGuard({
-    dialect: options.dialect,
-    policy: options.policy,
+  const { guard, ctx } = await buildGuard({
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),

@@ -1,0 +1,60 @@
+import { isAbsolute, resolve } from 'node:path';
+import { type CompiledPolicy, type DialectName, loadPolicy } from '@toolgate/folder-rules';
+import { type CliSettings, splitCliSettings } from './cliSettings.js';
+import { dialectOf } from './dialectOf.js';
+import { discoverPolicy } from './discoverPolicy.js';
+import { cachedCompile } from './policyCache.js';
+import { toolgateVersion } from './version.js';
+
+export interface LoadConfigOptions {
+  /** The policy file; absent: discovered from `discoverFrom` (see `discoverPolicy`). */
+  policy?: string;
+  /** Absent: inferred from the file (see `dialectOf`). */
+  dialect?: string;
+  agent?: string;
+  overlays?: readonly string[];
+  /** Where discovery starts (a project directory). */
+  discoverFrom: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LoadedConfig {
+  file: string;
+  dialect: string;
+  policy: CompiledPolicy;
+  settings: CliSettings;
+}
+
+/**
+ * The policy every command (check, explain, lint, mcp, hook) runs with, and the CLI's own settings from the
+ * same file (`plugins:`, `hook:`), compiled once and cached on disk (see `policyCache`).
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const file =
+    options.policy !== undefined
+      ? resolve(options.policy)
+      : discoverPolicy(options.discoverFrom, options.env).file;
+  const dialect = dialectOf(file, options.dialect);
+  const overlays = options.overlays?.map((o) => (isAbsolute(o) ? o : resolve(o)));
+  const key = {
+    version: toolgateVersion(),
+    dialect,
+    file,
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    ...(overlays !== undefined ? { overlays } : {}),
+  };
+  const compiled = await cachedCompile(key, options.env, async (env) => {
+    const split =
+      dialect === 'toolgate' ? await splitCliSettings(file) : { plugins: [], approveAllowed: false };
+    const policy = loadPolicy({
+      dialect: dialect as DialectName,
+      file,
+      env,
+      ...(split.source !== undefined ? { source: split.source } : {}),
+      ...(options.agent !== undefined ? { agent: options.agent } : {}),
+      ...(overlays !== undefined ? { overlays } : {}),
+    });
+    return { policy, settings: { plugins: split.plugins, approveAllowed: split.approveAllowed } };
+  });
+  return { file, dialect, ...compiled };
+}
