@@ -4,6 +4,7 @@ import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
 import { registerHook } from './hook.js';
+import { registerInstall } from './install.js';
 import { registerLint } from './lint.js';
 import { registerMcp } from './mcp.js';
 import { registerWebhooks } from './webhooks.js';
@@ -21,4 +22,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerLint,
   registerMcp,
   registerHook,
+  registerInstall,
 ];
