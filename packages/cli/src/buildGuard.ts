@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { type CallContext, createGuard, type Disclosure, type Guard, type GuardPlugin } from '@toolgate/core';
 import { type CompiledPolicy, folderRules } from '@toolgate/folder-rules';
 import { type ShellOptions, type ShellToolSpec, shell } from '@toolgate/shell';
@@ -88,7 +88,6 @@ export async function buildGuard(options: BuildGuardOptions): Promise<BuiltGuard
   if (!home || !isAbsolute(home))
     throw new UsageError(`HOME must be set to an absolute path, got ${JSON.stringify(home)}`);
   const cwd = absolute(options.cwd ?? process.cwd(), '--cwd');
-  const workspace = options.workspace === undefined ? cwd : absolute(options.workspace, '--workspace');
   const config = await loadConfig({
     ...(options.policy !== undefined ? { policy: absolute(options.policy, '--policy') } : {}),
     ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
@@ -100,6 +99,12 @@ export async function buildGuard(options: BuildGuardOptions): Promise<BuiltGuard
       : {}),
   });
   const { policy } = config;
+  // A project's own policy (toolgate.yaml, .toolgate/policy.yaml) names its project: that is the workspace
+  // when none is given, wherever below it the command runs. Otherwise the contract's default, the cwd.
+  const projectRoot =
+    config.origin === 'project' ? dirname(config.file).replace(/\/\.toolgate$/, '') : undefined;
+  const workspace =
+    options.workspace !== undefined ? absolute(options.workspace, '--workspace') : (projectRoot ?? cwd);
   const thirdParty = await loadPlugins(config.settings.plugins, config.file);
   const extraPlugins = [...thirdParty, ...(options.plugins ?? [])];
   // The shell plugin turns shell tools' commands into accesses folder-rules judges like any other; a

@@ -4,6 +4,7 @@ import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
 import { registerHook } from './hook.js';
+import { registerInit } from './init.js';
 import { registerInstall } from './install.js';
 import { registerLint } from './lint.js';
 import { registerMcp } from './mcp.js';
@@ -23,4 +24,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerMcp,
   registerHook,
   registerInstall,
+  registerInit,
 ];

@@ -20,6 +20,8 @@ export interface LoadConfigOptions {
 
 export interface LoadedConfig {
   file: string;
+  /** `given` (--policy) or where discovery found it. */
+  origin: 'given' | 'project' | 'user' | 'TOOLGATE_POLICY';
   dialect: string;
   policy: CompiledPolicy;
   settings: CliSettings;
@@ -30,10 +32,11 @@ export interface LoadedConfig {
  * same file (`plugins:`, `hook:`), compiled once and cached on disk (see `policyCache`).
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  const file =
+  const found =
     options.policy !== undefined
-      ? resolve(options.policy)
-      : discoverPolicy(options.discoverFrom, options.env).file;
+      ? { file: resolve(options.policy), origin: 'given' as const }
+      : discoverPolicy(options.discoverFrom, options.env);
+  const { file } = found;
   const dialect = dialectOf(file, options.dialect);
   const overlays = options.overlays?.map((o) => (isAbsolute(o) ? o : resolve(o)));
   const key = {
@@ -56,5 +59,5 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     });
     return { policy, settings: { plugins: split.plugins, approveAllowed: split.approveAllowed } };
   });
-  return { file, dialect, ...compiled };
+  return { file, origin: found.origin, dialect, ...compiled };
 }
