@@ -103,7 +103,10 @@ export async function loadPlugins(specs: readonly PluginSpec[], file: string): P
       throw fail(file, `${spec.field}.package`, spec.package, `not installed in or above ${dirname(file)}`);
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+      // A file URL for ESM's import(); the hook bundle (CommonJS, scripts/bundle-hook.mjs) turns import() into
+      // require(), which takes the path.
+      const target = typeof require === 'function' ? path : pathToFileURL(path).href;
+      mod = (await import(target)) as Record<string, unknown>;
     } catch (error) {
       throw fail(
         file,
