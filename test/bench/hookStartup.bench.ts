@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 // tool call), interleaved round by round so machine load hits both alike; medians are compared. The project
 // is real: a git repository with a `toolgate init` policy (discovered, no flags), the hook installed the
 // way `toolgate install` writes it, the compiled-policy cache warm (as it is from the second call on).
-const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/toolgate.cjs', import.meta.url));
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -5,9 +5,10 @@
 // packages' own sources. Only *when* code loads changes. One file lets bin.js compile it with a V8 code cache
 // (src/hook/runHookBundle.ts), and code a common call never needs is never evaluated:
 //   - `import()` (audit-log, approvals, YAML/TOML for `plugins:`) becomes a lazily evaluated module, and
-//   - two synchronous call sites get a facade that evaluates the real module on first call: folder-rules'
-//     loadPolicy (zod, yaml, smol-toml: only when the on-disk policy cache misses) and the shell plugin's
-//     fullParse (bash-parser, babylon, magic-string: only for compound commands).
+//   - three synchronous call sites get a facade that evaluates the real module on first call: folder-rules'
+//     loadPolicy (zod, yaml, smol-toml: only when the on-disk policy cache misses), the shell plugin's
+//     analyseCommand (its parser and program tables: only for shell calls) and fullParse (bash-parser,
+//     babylon, magic-string: only for compound commands).
 // It is one bundle, so core's classes and registries exist once.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,13 @@ const LAZY = {
     load: '@toolgate/folder-rules',
     facade: `export const DIALECTS = ${JSON.stringify(DIALECTS)};
 export function loadPolicy(options) { return load().loadPolicy(options); }`,
+  },
+  // The shell analysis itself (parser, program tables, effects): a Read never runs it.
+  analyseCommand: {
+    file: join(repo, 'plugins', 'shell', 'src', 'tools', 'analyseCommand.ts'),
+    load: join(repo, 'plugins', 'shell', 'src', 'tools', 'analyseCommand.ts'),
+    facade: `export function analyseCommand(...args) { return load().analyseCommand(...args); }
+export function patchAccesses(...args) { return load().patchAccesses(...args); }`,
   },
   fullParse: {
     file: join(repo, 'plugins', 'shell', 'src', 'parse', 'fullParse.ts'),
@@ -66,7 +74,7 @@ const lazyPlugin = {
     }));
     // Importers of the heavy module get its facade; the facade `require`s the real file by absolute path
     // (not matched here), which esbuild wraps in an initializer that runs on the first call.
-    b.onResolve({ filter: /^\.\/(loadPolicy|fullParse)\.js$/ }, (args) => {
+    b.onResolve({ filter: /^\.\/(loadPolicy|fullParse|analyseCommand)\.js$/ }, (args) => {
       const name = args.path.slice(2, -3);
       if (join(args.resolveDir, `${name}.ts`) !== LAZY[name].file) return undefined;
       return { path: name, namespace: 'tg-facade' };
@@ -103,8 +111,16 @@ const result = await build({
   plugins: [lazyPlugin],
   metafile: true,
   logLevel: 'warning',
-  legalComments: 'eof',
+  // Comments out, third-party licence comments kept beside it: less to read and parse on every call.
+  minifyWhitespace: true,
+  legalComments: 'linked',
+  charset: 'ascii',
 });
+// runHookBundle.ts reads the file as latin1 (fastest decode): that is exact only for pure ASCII.
+const bundled = readFileSync(join(outdir, 'hook.cjs'));
+const offset = bundled.findIndex((byte) => byte > 0x7f);
+if (offset >= 0)
+  throw new Error(`dist/hook-bundle/hook.cjs is not pure ASCII (byte ${offset}); see runHookBundle.ts`);
 writeFileSync(join(outdir, 'package.json'), '{"type":"commonjs"}\n');
 if (process.argv.includes('--report')) {
   const out = Object.values(result.metafile.outputs).find((o) => o.entryPoint);

@@ -1,17 +1,19 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CompiledPolicy } from '@toolgate/folder-rules';
 import type { CliSettings } from './cliSettings.js';
+import { fnv64 } from './fnv.js';
 
 /**
  * A compiled policy on disk, so a hook process (one per tool call) skips parsing and validating the policy
  * file — and loading the YAML, TOML and schema libraries that takes. Correctness over speed, always:
  *
- * - An entry is used only when every file the policy was compiled from (its `sources`) still has the same
- *   content (sha256 of the bytes, read on every use) and every environment variable the loader read (`${VAR}`
- *   expansion, `WOLO_WILD_MODE`…) still has the same value. Anything else recompiles.
+ * - An entry is used only when every file the policy was compiled from (its `sources`) is unchanged — same
+ *   device, inode, size, modification and change times (ns), and the same bytes (a hash of the content, read
+ *   on every use) — and every environment variable the loader read (`${VAR}` expansion, `WOLO_WILD_MODE`…)
+ *   still has the same value. Anything else recompiles. (The hash is FNV, not sha256: node:crypto cost a hook
+ *   call more than its whole decision; the stat signature is what a same-length edit cannot keep.)
  * - A policy is stored only if a JSON round trip gives back exactly the same value (no Date, no undefined):
  *   what is read back is what the loader returned. A loader that enumerates the environment is not cached.
  * - Any failure to read, parse or write the cache is a miss, never an error: the cache can only save time.
@@ -35,7 +37,7 @@ export interface Compiled {
 interface Entry extends Compiled {
   v: 1;
   key: CacheKey;
-  sources: Array<{ file: string; sha256: string }>;
+  sources: Array<{ file: string; sig: string }>;
   env: Record<string, string | null>;
 }
 
@@ -46,15 +48,15 @@ export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
   return env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache', 'toolgate') : undefined;
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
 function entryPath(dir: string, key: CacheKey): string {
-  return join(dir, 'policies', `${sha256(JSON.stringify(key))}.json`);
+  return join(dir, 'policies', `${fnv64(JSON.stringify(key))}.json`);
 }
 
-function fileHash(file: string): string | undefined {
+/** What identifies a file's current content: its stat signature and a hash of its bytes. */
+function fileSig(file: string): string | undefined {
   try {
-    return sha256(readFileSync(file));
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${fnv64(readFileSync(file))}`;
   } catch {
     return undefined;
   }
@@ -74,7 +76,7 @@ function read(dir: string, key: CacheKey, env: NodeJS.ProcessEnv): Compiled | un
   }
   if (entry?.v !== 1 || !isDeepStrictEqual(entry.key, key) || !Array.isArray(entry.sources)) return undefined;
   if (entry.sources.length === 0 || !entry.sources.some((s) => s.file === key.file)) return undefined;
-  for (const s of entry.sources) if (fileHash(s.file) !== s.sha256) return undefined;
+  for (const s of entry.sources) if (fileSig(s.file) !== s.sig) return undefined;
   for (const [name, value] of Object.entries(entry.env)) if ((env[name] ?? null) !== value) return undefined;
   return { policy: entry.policy, settings: entry.settings };
 }
@@ -107,9 +109,9 @@ function recordingEnv(env: NodeJS.ProcessEnv): {
 function write(dir: string, key: CacheKey, compiled: Compiled, read: Map<string, string | null>): void {
   const sources: Entry['sources'] = [];
   for (const file of sourceFiles(compiled.policy)) {
-    const hash = fileHash(file);
-    if (hash === undefined) return;
-    sources.push({ file, sha256: hash });
+    const sig = fileSig(file);
+    if (sig === undefined) return;
+    sources.push({ file, sig });
   }
   if (!sources.some((s) => s.file === key.file)) return;
   const entry: Entry = { v: 1, key, sources, env: Object.fromEntries(read), ...compiled };

@@ -1,6 +1,8 @@
+import { createReadStream } from 'node:fs';
 import { HOOK_HOSTS } from '../integrations/hookHostNames.js';
 import { type HookCommandOptions, runHookCommand } from '../integrations/runHookCommand.js';
 import { blockingError, type HookAnswer } from './hookHost.js';
+import { writeOut } from './writeOut.js';
 
 // `toolgate hook …` without the command-line framework: an assistant starts this process before every tool
 // call, so it parses its few flags itself (commander and every other command's code stay unloaded). The flags
@@ -38,11 +40,13 @@ export function parseHookArgs(
 /** Runs one hook call from argv (after `hook`); prints the answer and resolves with the exit code. */
 export async function hookMain(argv: readonly string[]): Promise<number> {
   const parsed = parseHookArgs(argv);
+  // The event is read from fd 0 as a file stream, not `process.stdin` (a net.Socket for a pipe): see writeOut.
+  const stdin = createReadStream('', { fd: 0, autoClose: false });
   const answer: HookAnswer =
     typeof parsed === 'string'
       ? blockingError(parsed)
-      : await runHookCommand(parsed.assistant, parsed.options);
-  process.stdout.write(answer.stdout);
-  process.stderr.write(answer.stderr);
+      : await runHookCommand(parsed.assistant, parsed.options, stdin);
+  writeOut(1, answer.stdout);
+  writeOut(2, answer.stderr);
   return answer.exitCode;
 }

@@ -9,7 +9,10 @@ const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' 
 export function isToolgateEntry(entry: unknown, host: HookHostName): boolean {
   if (!isObject(entry) || typeof entry.command !== 'string') return false;
   const command = entry.command;
-  return new RegExp(`\\bhook\\s+${host}\\b`).test(command) && /toolgate|\/cli\/dist\/bin\.js/.test(command);
+  return (
+    new RegExp(`\\bhook\\s+${host}\\b`).test(command) &&
+    /toolgate|\/cli\/(dist\/bin\.js|bin\/toolgate\.cjs)/.test(command)
+  );
 }
 
 export interface Edit {

@@ -56,7 +56,7 @@ function context(name: string, o: InstallOptions) {
  * discovers the project's policy from the directory the assistant exports as the project.
  */
 function hookCommand(host: HookHostName, o: InstallOptions): string {
-  const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+  const bin = fileURLToPath(new URL('../../bin/toolgate.cjs', import.meta.url));
   const parts = [process.execPath, bin, 'hook', host];
   if (o.policy !== undefined) {
     const file = resolve(o.policy);

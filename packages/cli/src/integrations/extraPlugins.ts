@@ -1,5 +1,5 @@
 import { openSync } from 'node:fs';
-import { ReadStream, WriteStream } from 'node:tty';
+import type { ReadStream, WriteStream } from 'node:tty';
 import type { GuardPlugin } from '@toolgate/core';
 import { UsageError } from '../exitCodes.js';
 import { APPROVAL_STRATEGIES } from './approvalStrategies.js';
@@ -15,7 +15,9 @@ export interface ExtraPluginOptions {
  * The terminal the user sits at, opened directly: for `mcp` and `hook`, stdin and stdout are the protocol
  * channel, so a question asked there would corrupt it (and an answer read there would be a client message).
  */
-function controllingTerminal(): { input: ReadStream; output: WriteStream } {
+async function controllingTerminal(): Promise<{ input: ReadStream; output: WriteStream }> {
+  // node:tty (and the net module under it) loads only here: a hook call that asks nobody must not pay for it.
+  const { ReadStream, WriteStream } = await import('node:tty');
   try {
     const fd = openSync('/dev/tty', 'r+');
     return { input: new ReadStream(fd), output: new WriteStream(fd) };
@@ -38,7 +40,7 @@ export interface ExtraPlugins {
  */
 export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPlugins> {
   const plugins: GuardPlugin[] = [];
-  let terminal: ReturnType<typeof controllingTerminal> | undefined;
+  let terminal: Awaited<ReturnType<typeof controllingTerminal>> | undefined;
   if (options.audit !== undefined) {
     if (options.audit.trim() === '') throw new UsageError('--audit must name a file');
     const { auditLog } = await import('@toolgate/audit-log');
@@ -51,7 +53,7 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
       `--approvals must be one of ${APPROVAL_STRATEGIES.join(', ')}, got ${JSON.stringify(name)}`,
     );
   }
-  if (name === 'tty') terminal = controllingTerminal();
+  if (name === 'tty') terminal = await controllingTerminal();
   const { approvals, autoAllow, autoDeny, tty } = await import('@toolgate/approvals');
   const strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
   plugins.push(approvals({ strategy }));
