@@ -4,6 +4,7 @@ import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
 import { registerHook } from './hook.js';
+import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerInstall } from './install.js';
 import { registerLint } from './lint.js';
@@ -25,4 +26,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerHook,
   registerInstall,
   registerInit,
+  registerImport,
 ];
