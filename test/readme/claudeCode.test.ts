@@ -57,7 +57,7 @@ it('init, install and a denied Read of ~/.ssh/id_rsa, as the README shows', () =
     path: join(home, '.ssh', 'id_rsa'),
   });
   // the output the README shows is the real one, abbreviated
-  expect(shownOutput).toContain('"permissionDecision":"deny"');
+  expect(shownOutput).toMatch(/"permissionDecision":\s*"deny"/);
   expect(shownOutput).toContain(envelope.error.replaceAll('"', '\\"'));
   // and the hook the README installed is in Claude Code's settings
   const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'));

@@ -58,6 +58,8 @@ const EXTERNAL = [
 const FOLDER_RULES_INDEX = `export { folderRules } from './folderRules.ts';
 export { DIALECTS, loadPolicy } from './loadPolicy.js';`;
 
+const CRYPTO_FUNCTIONS = ['createHash', 'createHmac', 'randomUUID', 'randomBytes', 'timingSafeEqual'];
+
 const lazyPlugin = {
   name: 'toolgate-lazy',
   setup(b) {
@@ -71,6 +73,16 @@ const lazyPlugin = {
       contents: FOLDER_RULES_INDEX,
       loader: 'js',
       resolveDir: FOLDER_RULES_SRC,
+    }));
+    // node:crypto (with the stream modules it loads) only when a function of it is called: folder-rules'
+    // policy hash runs at compile time, i.e. on a policy-cache miss.
+    b.onResolve({ filter: /^(node:)?crypto$/ }, () => ({ path: 'crypto', namespace: 'tg-crypto' }));
+    b.onLoad({ filter: /.*/, namespace: 'tg-crypto' }, () => ({
+      contents: `let crypto;
+const load = () => (crypto ??= require('node:crypto'));
+${CRYPTO_FUNCTIONS.map((f) => `export function ${f}(...args) { return load().${f}(...args); }`).join('\n')}`,
+      loader: 'js',
+      resolveDir: cli,
     }));
     // Importers of the heavy module get its facade; the facade `require`s the real file by absolute path
     // (not matched here), which esbuild wraps in an initializer that runs on the first call.

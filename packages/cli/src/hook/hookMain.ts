@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { HOOK_HOSTS } from '../integrations/hookHostNames.js';
 import { type HookCommandOptions, runHookCommand } from '../integrations/runHookCommand.js';
+import { fdChunks } from './fdChunks.js';
 import { blockingError, type HookAnswer } from './hookHost.js';
 import { writeOut } from './writeOut.js';
 
@@ -40,8 +40,8 @@ export function parseHookArgs(
 /** Runs one hook call from argv (after `hook`); prints the answer and resolves with the exit code. */
 export async function hookMain(argv: readonly string[]): Promise<number> {
   const parsed = parseHookArgs(argv);
-  // The event is read from fd 0 as a file stream, not `process.stdin` (a net.Socket for a pipe): see writeOut.
-  const stdin = createReadStream('', { fd: 0, autoClose: false });
+  // The event is read from fd 0 directly, not through `process.stdin` (a net.Socket on a pipe): see fdChunks.
+  const stdin = fdChunks(0) as unknown as NodeJS.ReadableStream;
   const answer: HookAnswer =
     typeof parsed === 'string'
       ? blockingError(parsed)
