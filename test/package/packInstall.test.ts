@@ -145,6 +145,41 @@ describe('installed with npm into an empty directory', () => {
     expect(r.stdout).toMatch(/hook/);
   });
 
+  it('the installed hook (the bundle, with its lazy parts from node_modules) defers a Read and denies ~/.ssh', () => {
+    const project = join(app, 'project');
+    mkdirSync(project);
+    expect(run('npx', ['--no-install', 'toolgate', 'init', '--dir', project]).status).toBe(0);
+    const event = (tool_name: string, tool_input: Record<string, unknown>) =>
+      JSON.stringify({
+        session_id: 's',
+        transcript_path: '/tmp/t',
+        cwd: project,
+        hook_event_name: 'PreToolUse',
+        tool_name,
+        tool_input,
+      });
+    const hook = (input: string) => {
+      const r = spawnSync(join(app, 'node_modules', '.bin', 'toolgate'), ['hook', 'claude-code'], {
+        cwd: project,
+        input,
+        encoding: 'utf8',
+        env: { ...env, HOME: join(work, 'home'), CLAUDE_PROJECT_DIR: project },
+      });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    // twice each: the first call compiles and caches the policy and the code, the second uses both
+    for (let i = 0; i < 2; i++) {
+      expect(hook(event('Read', { file_path: join(project, 'README.md') }))).toEqual({
+        status: 0,
+        stdout: '',
+        stderr: '',
+      });
+      const denied = hook(event('Bash', { command: 'if true; then cat ~/.ssh/id_rsa; fi' })); // bash-parser, lazily
+      expect(denied.status).toBe(0);
+      expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
+  });
+
   it('npx toolgate demo runs (no devDependency needed) and shows denies', () => {
     const r = run('npx', ['--no-install', 'toolgate', 'demo']);
     expect(r.stderr.replace(/npm warn.*\n/g, '')).toBe('');
