@@ -47,12 +47,19 @@ async function runHookBundle(argv) {
   const st = statSync(file);
   const dir = cacheDir(process.env);
   const id = `${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}-${st.ino}`;
-  const cachePath = dir ? join(dir, 'code', `hook-${id}.bin`) : undefined;
+  // Two caches: one written by a call that analysed a shell command (it holds the shell analysis's compiled
+  // functions too), preferred; one by any other call.
+  const base = dir ? join(dir, 'code', `hook-${id}`) : undefined;
   let cachedData;
-  try {
-    if (cachePath) cachedData = readFileSync(cachePath);
-  } catch {
-    cachedData = undefined;
+  let cacheUsed;
+  for (const candidate of base ? [`${base}-shell.bin`, `${base}.bin`] : []) {
+    try {
+      cachedData = readFileSync(candidate);
+      cacheUsed = candidate;
+      break;
+    } catch {
+      cachedData = undefined;
+    }
   }
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
@@ -63,7 +70,12 @@ async function runHookBundle(argv) {
     .runInThisContext()
     .call(mod.exports, mod.exports, require('node:module').createRequire(file), mod, file, dirname(file));
   const code = await mod.exports.hookMain(argv);
-  if (cachePath && (cachedData === undefined || script.cachedDataRejected)) {
+  const shellRan = globalThis.__toolgateLazyLoaded?.has('analyseCommand') === true;
+  const cachePath = base && (shellRan ? `${base}-shell.bin` : `${base}.bin`);
+  if (
+    cachePath &&
+    (cachedData === undefined || script.cachedDataRejected || (shellRan && cacheUsed !== cachePath))
+  ) {
     try {
       mkdirSync(dirname(cachePath), { recursive: true, mode: 0o700 });
       const tmp = `${cachePath}.${process.pid}.tmp`;

@@ -60,6 +60,11 @@ export { DIALECTS, loadPolicy } from './loadPolicy.js';`;
 
 const CRYPTO_FUNCTIONS = ['createHash', 'createHmac', 'randomUUID', 'randomBytes', 'timingSafeEqual'];
 
+// Likewise for the shell plugin: its index also exports the program tables (for docs and tests), which would
+// make every one of them initialise on every call.
+const SHELL_SRC = join(repo, 'plugins', 'shell', 'src');
+const SHELL_INDEX = "export { shell } from './shell.ts';";
+
 const lazyPlugin = {
   name: 'toolgate-lazy',
   setup(b) {
@@ -73,6 +78,14 @@ const lazyPlugin = {
       contents: FOLDER_RULES_INDEX,
       loader: 'js',
       resolveDir: FOLDER_RULES_SRC,
+    }));
+    b.onResolve({ filter: /^@toolgate\/shell$/ }, (args) =>
+      args.importer.startsWith(join(cli, 'src')) ? { path: 'shell', namespace: 'tg-shell-index' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'tg-shell-index' }, () => ({
+      contents: SHELL_INDEX,
+      loader: 'js',
+      resolveDir: SHELL_SRC,
     }));
     // node:crypto (with the stream modules it loads) only when a function of it is called: folder-rules'
     // policy hash runs at compile time, i.e. on a policy-cache miss.
@@ -92,8 +105,10 @@ ${CRYPTO_FUNCTIONS.map((f) => `export function ${f}(...args) { return load().${f
       return { path: name, namespace: 'tg-facade' };
     });
     b.onLoad({ filter: /.*/, namespace: 'tg-facade' }, (args) => ({
+      // The set records which lazy parts this process loaded: bin/toolgate.cjs keeps a second code cache for
+      // runs that analysed a shell command, so those functions come from a cache too.
       contents: `let loaded;
-const load = () => (loaded ??= require(${JSON.stringify(LAZY[args.path].load)}));
+const load = () => (loaded ??= ((globalThis.__toolgateLazyLoaded ??= new Set()).add(${JSON.stringify(args.path)}), require(${JSON.stringify(LAZY[args.path].load)})));
 ${LAZY[args.path].facade}`,
       loader: 'js',
       resolveDir: cli,
