@@ -3,7 +3,16 @@
 // The `toolgate` command. CommonJS and dependency-free on purpose: `toolgate hook` runs before every tool call
 // a coding assistant makes, and a CommonJS entry that loads one bundled file starts faster than ES modules
 // (no module graph to resolve and link). Everything else is the ES-module CLI in dist/.
-const { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs');
 const { dirname, isAbsolute, join } = require('node:path');
 
 /**
@@ -81,6 +90,15 @@ async function runHookBundle(argv) {
       const tmp = `${cachePath}.${process.pid}.tmp`;
       writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       renameSync(tmp, cachePath); // atomic: parallel hook calls read a whole cache file or none
+      // Caches of other bundles (an upgraded or rebuilt toolgate) are never read again.
+      for (const name of readdirSync(dirname(cachePath)))
+        if (
+          name.startsWith('hook-') &&
+          !cachePath.endsWith(name) &&
+          !`${base}-shell.bin`.endsWith(name) &&
+          !`${base}.bin`.endsWith(name)
+        )
+          rmSync(join(dirname(cachePath), name), { force: true });
     } catch {
       // no cache: the next call compiles again
     }

@@ -56,12 +56,17 @@ describe('toolgate init', () => {
       // node detected: the npm cache is readable (not for strict)
       expect(text.includes('~/.npm/**')).toBe(preset !== 'strict');
       const lint = toolgate(['lint'], web);
-      expect(lint.stdout).toMatch(/0 error\(s\).*tests 5 passed, 0 failed/);
+      expect(lint.stdout).toMatch(/0 error\(s\).*tests 7 passed, 0 failed/);
       expect(lint.code).toBe(0);
       // and it works with no flags from anywhere in the project
       expect(check('read_file', '~/.ssh/id_rsa', web)).toBe(1);
       expect(check('write_file', join(project, 'README.md'), web)).toBe(0);
       expect(check('write_file', '/srv/elsewhere', web)).toBe(1);
+      // the agent may read the guard's own policy and hook settings, never rewrite them (that would switch it off)
+      expect(check('read_file', join(project, 'toolgate.yaml'), web)).toBe(0);
+      expect(check('write_file', join(project, 'toolgate.yaml'), web)).toBe(1);
+      expect(check('write_file', join(project, '.claude', 'settings.json'), web)).toBe(1);
+      expect(check('write_file', '~/.cache/toolgate/policies/x.json', web)).toBe(1);
     },
   );
 

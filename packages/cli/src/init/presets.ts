@@ -12,6 +12,7 @@ interface Line {
   comment?: string;
   pattern: string;
   access: 'deny' | 'prompt' | 'read' | 'write';
+  ops?: ReadonlyArray<'read' | 'write'>;
 }
 
 // Credentials an agent has no business reading; a prompt injection's first target.
@@ -28,6 +29,30 @@ const SECRETS: Line[] = [
   { pattern: '~/.pypirc', access: 'deny' },
   { comment: 'the password database and sudo rules', pattern: '/etc/shadow', access: 'deny' },
   { pattern: '/etc/sudoers*', access: 'deny' },
+];
+
+// The guard's own configuration: an agent that may rewrite its policy, the assistant's hook settings or
+// toolgate's caches can switch the guard off. Readable, never writable by the agent.
+const GUARD_FILES: Line[] = [
+  {
+    comment:
+      "the guard's own policy and the assistants' hook settings: the agent may read, never rewrite them",
+    pattern: '<workspace>/toolgate.{yaml,yml,json,toml}',
+    access: 'deny',
+    ops: ['write'],
+  },
+  { pattern: '<workspace>/.toolgate/**', access: 'deny', ops: ['write'] },
+  { pattern: '<workspace>/.claude/settings*.json', access: 'deny', ops: ['write'] },
+  { pattern: '<workspace>/.gemini/settings.json', access: 'deny', ops: ['write'] },
+  { pattern: '~/.claude/settings*.json', access: 'deny', ops: ['write'] },
+  { pattern: '~/.gemini/settings.json', access: 'deny', ops: ['write'] },
+  { pattern: '~/.config/toolgate/**', access: 'deny', ops: ['write'] },
+  {
+    comment: "toolgate's caches (compiled policy, compiled code)",
+    pattern: '~/.cache/toolgate/**',
+    access: 'deny',
+    ops: ['write'],
+  },
 ];
 
 function ecosystemReads(kinds: readonly string[]): Line[] {
@@ -52,7 +77,8 @@ function ecosystemReads(kinds: readonly string[]): Line[] {
 
 function rule(l: Line): string {
   const comment = l.comment ? `  # ${l.comment}\n` : '';
-  return `${comment}  - { pattern: ${JSON.stringify(l.pattern)}, access: ${l.access} }\n`;
+  const ops = l.ops ? `, ops: [${l.ops.join(', ')}]` : '';
+  return `${comment}  - { pattern: ${JSON.stringify(l.pattern)}, access: ${l.access}${ops} }\n`;
 }
 
 /** A starter policy in the native dialect, every rule explained, with tests that `toolgate lint` runs. */
@@ -91,6 +117,7 @@ export function renderPreset(preset: Preset, project: { root: string; kinds: rea
     env,
     ...(preset === 'strict' ? [] : [tmp, ...system, ...ecosystemReads(project.kinds)]),
     ...SECRETS,
+    ...GUARD_FILES,
   ];
   const defaultWord = preset === 'open' ? 'read' : 'deny';
   const defaultWhy =
@@ -118,6 +145,8 @@ tests:
   - { path: "<workspace>/README.md", op: write, expect: allow }
   - { path: "<workspace>/.env", op: read, expect: ${preset === 'strict' ? 'deny' : 'prompt'} }
   - { path: "/srv/elsewhere/file", op: write, expect: deny }
+  - { path: "<workspace>/toolgate.yaml", op: write, expect: deny }
+  - { path: "<workspace>/.claude/settings.json", op: write, expect: deny }
 
 # Third-party plugins (installed in this project), loaded by the CLI, the hook and the MCP gateway alike:
 # plugins:
