@@ -7,6 +7,7 @@ import {
   ToolgateError,
 } from '@toolgate/core';
 import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import { absoluteArgs } from './absoluteArgs.js';
 
 export interface GuardToolsOptions {
   /** On deny, return the rejection envelope as the tool's result (default) or throw `ToolCallRejectedError`. */
@@ -70,17 +71,18 @@ export function guardTools<T extends ToolSet>(
     name: string,
     input: unknown,
     execOptions: ToolExecutionOptions,
-  ): Promise<RejectionEnvelope | { sandboxed: unknown } | undefined> => {
+  ): Promise<{ envelope: RejectionEnvelope } | { input: unknown }> => {
     // The model's input is judged as it is: a non-object input is a malformed call (core denies it).
     const args = input as Record<string, unknown>;
     const decision = await guard.check({ tool: name, args }, contextOf(execOptions));
-    // A sandboxed call runs its rewritten input: the command wrapped in the OS sandbox.
+    // A sandboxed call runs its rewritten input: the command wrapped in the OS sandbox. Otherwise execute
+    // gets the absolute paths the guard judged, not the relative ones it would resolve elsewhere.
     if (decision.action === 'allow')
-      return decision.sandboxed ? { sandboxed: decision.sandboxed.args } : undefined;
+      return { input: decision.sandboxed ? decision.sandboxed.args : absoluteArgs(input, decision.accesses) };
     const envelope = decision.envelope!;
     if (onDeny === 'throw') throw new ToolCallRejectedError(decision, envelope);
     envelopes.add(envelope);
-    return envelope;
+    return { envelope };
   };
 
   const wrapped: Record<string, Tool> = {};
@@ -95,16 +97,15 @@ export function guardTools<T extends ToolSet>(
     const guardedExecute = isAsyncGeneratorFunction(execute)
       ? async function* (input: unknown, execOptions: ToolExecutionOptions) {
           const verdict = await judge(name, input, execOptions);
-          if (verdict && !('sandboxed' in verdict)) {
-            yield verdict;
+          if ('envelope' in verdict) {
+            yield verdict.envelope;
             return;
           }
-          yield* execute(verdict ? verdict.sandboxed : input, execOptions) as AsyncIterable<unknown>;
+          yield* execute(verdict.input, execOptions) as AsyncIterable<unknown>;
         }
       : async (input: unknown, execOptions: ToolExecutionOptions) => {
           const verdict = await judge(name, input, execOptions);
-          if (verdict && !('sandboxed' in verdict)) return verdict;
-          return execute(verdict ? verdict.sandboxed : input, execOptions);
+          return 'envelope' in verdict ? verdict.envelope : execute(verdict.input, execOptions);
         };
     const toModelOutput = original.toModelOutput;
     wrapped[key] = {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+// The command is bin/toolgate.cjs (see there why CommonJS); this path keeps working for scripts that ran it.
+import { createRequire } from 'node:module';
 
-process.exitCode = await main(process.argv.slice(2));
+createRequire(import.meta.url)('../bin/toolgate.cjs');

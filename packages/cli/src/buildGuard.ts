@@ -1,15 +1,11 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type CallContext, createGuard, type Disclosure, type Guard, type GuardPlugin } from '@toolgate/core';
-import {
-  type CompiledPolicy,
-  DIALECTS,
-  type DialectName,
-  folderRules,
-  loadPolicy,
-} from '@toolgate/folder-rules';
-import { sandbox, sandboxModeOf } from '@toolgate/sandbox';
+import { type CompiledPolicy, folderRules } from '@toolgate/folder-rules';
 import { type ShellOptions, type ShellToolSpec, shell } from '@toolgate/shell';
+import type { CliSettings } from './config/cliSettings.js';
+import { loadConfig } from './config/loadConfig.js';
+import { loadPlugins } from './config/loadPlugins.js';
 import { UsageError } from './exitCodes.js';
 
 /**
@@ -17,10 +13,15 @@ import { UsageError } from './exitCodes.js';
  * purpose: commands that add plugins (audit, approvals) pass them in `plugins`.
  */
 export interface BuildGuardOptions {
-  /** The policy's dialect; inferred from the file (its keys, then its name) when omitted. */
-  dialect?: string;
-  /** The policy file (wolo: default `~/.wolo/config.yaml`). */
-  policy?: string;
+  /** Absent: inferred from the file (its name, then the keys only one dialect reads). */
+  dialect?: string | undefined;
+  /**
+   * The policy file; absent: discovered (toolgate.yaml or .toolgate/ walking up, the user's,
+   * $TOOLGATE_POLICY) — for `--dialect wolo`, `~/.wolo/config.yaml` (seed 002).
+   */
+  policy?: string | undefined;
+  /** Where policy discovery starts (default: `cwd`). */
+  discoverFrom?: string;
   /** The agent's working directory (never the CLI's own unless none is given). */
   cwd?: string;
   /** Defaults to `cwd`. */
@@ -36,7 +37,10 @@ export interface BuildGuardOptions {
   /** Extra plugins composed after folder-rules (audit-log, approvals…). */
   plugins?: readonly GuardPlugin[];
   /** More plugins chosen from the loaded policy (its dialect's audit trail, confirmation cap…). */
-  pluginsFor?: (policy: CompiledPolicy, home: string) => readonly GuardPlugin[];
+  pluginsFor?: (
+    policy: CompiledPolicy,
+    home: string,
+  ) => readonly GuardPlugin[] | Promise<readonly GuardPlugin[]>;
   /** wolo `--allow-path/-P` (seed 002's `cli_paths`). */
   allowPaths?: readonly string[];
   /** wolo `--wild` (as `WOLO_WILD_MODE=true`). */
@@ -46,6 +50,10 @@ export interface BuildGuardOptions {
 export interface BuiltGuard {
   guard: Guard;
   policy: CompiledPolicy;
+  /** The policy file used (given or discovered). */
+  file: string;
+  /** The CLI's sections of the policy file (`plugins:`, `hook:`). */
+  settings: CliSettings;
   ctx: CallContext;
   /** Plugins composed besides folder-rules (shell and `plugins`), for commands that re-run a policy's own tests. */
   extraPlugins: readonly GuardPlugin[];
@@ -77,7 +85,7 @@ export function shellOptionsOf(policy: CompiledPolicy): ShellOptions {
 function woloOptions(
   options: BuildGuardOptions,
   home: string,
-): { cliPaths?: string[]; policy?: { file: string } | { file: string; source: string } } {
+): { cliPaths?: string[]; policy?: { file: string; source?: string } } {
   const isWolo = options.dialect === 'wolo';
   if (!isWolo && (options.allowPaths?.length || options.wild))
     throw new UsageError('--allow-path and --wild are wolo options (--dialect wolo)');
@@ -97,50 +105,67 @@ function absolute(dir: string, flag: string): string {
 }
 
 /**
- * Loads a policy in any dialect and composes the guard every CLI command uses.
+ * Loads a policy in any dialect (given, or discovered with no flags) and composes the guard every CLI command
+ * uses: shell, folder-rules, the policy file's third-party `plugins:`, then the command's own extras.
  *
  * @example
  * ```ts
- * const { guard, ctx } = buildGuard({ dialect: 'openfang', policy: 'config.toml', cwd: '/srv/agent' });
+ * const { guard, ctx } = await buildGuard({ dialect: 'openfang', policy: 'config.toml', cwd: '/srv/agent' });
  * const decision = await guard.check({ tool: 'file_read', args: { path: 'notes.md' } }, ctx);
  * ```
  */
-export function buildGuard(options: BuildGuardOptions): BuiltGuard {
-  if (options.dialect !== undefined && !(DIALECTS as readonly string[]).includes(options.dialect))
-    throw new UsageError(
-      `--dialect must be one of ${DIALECTS.join(', ')}, got ${JSON.stringify(options.dialect)}`,
-    );
+export async function buildGuard(options: BuildGuardOptions): Promise<BuiltGuard> {
+  if (options.policy !== undefined && options.policy.trim() === '')
+    throw new UsageError('--policy must name a file');
   let env = options.env ?? process.env;
   const home = env.HOME;
   if (!home || !isAbsolute(home))
     throw new UsageError(`HOME must be set to an absolute path, got ${JSON.stringify(home)}`);
   const wolo = woloOptions(options, home);
-  if (!options.policy && !wolo.policy) throw new UsageError('--policy <file> is required');
   // "Enable via CLI: wolo --wild" — the same switch as "WOLO_WILD_MODE=true".
   if (options.wild) env = { ...env, WOLO_WILD_MODE: 'true' };
   const cwd = absolute(options.cwd ?? process.cwd(), '--cwd');
-  const workspace = options.workspace === undefined ? cwd : absolute(options.workspace, '--workspace');
-  const policy = loadPolicy({
-    ...(options.dialect !== undefined ? { dialect: options.dialect as DialectName } : {}),
-    ...(options.policy ? { file: absolute(options.policy, '--policy') } : (wolo.policy ?? {})),
-    env,
+  const policyFile = options.policy !== undefined ? absolute(options.policy, '--policy') : wolo.policy?.file;
+  const config = await loadConfig({
+    ...(policyFile !== undefined ? { policy: policyFile } : {}),
+    ...(wolo.policy?.source !== undefined ? { source: wolo.policy.source } : {}),
     ...(wolo.cliPaths ? { cliPaths: wolo.cliPaths } : {}),
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
+    discoverFrom: options.discoverFrom ?? cwd,
+    env,
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
     ...(options.overlays !== undefined
       ? { overlays: options.overlays.map((o) => absolute(o, '--overlay')) }
       : {}),
   });
-  const extraPlugins = [...(options.plugins ?? []), ...(options.pluginsFor?.(policy, home) ?? [])];
+  const { policy } = config;
+  // A project's own policy (toolgate.yaml, .toolgate/policy.yaml) names its project: that is the workspace
+  // when none is given, wherever below it the command runs. Otherwise the contract's default, the cwd.
+  const projectRoot =
+    config.origin === 'project' ? dirname(config.file).replace(/\/\.toolgate$/, '') : undefined;
+  const workspace =
+    options.workspace !== undefined ? absolute(options.workspace, '--workspace') : (projectRoot ?? cwd);
+  const thirdParty = await loadPlugins(config.settings.plugins, config.file);
+  const extraPlugins = [
+    ...thirdParty,
+    ...(options.plugins ?? []),
+    ...((await options.pluginsFor?.(policy, home)) ?? []),
+  ];
   // The shell plugin turns shell tools' commands into accesses folder-rules judges like any other; a
   // dialect's metacharacter setting (Hermes `allow_metacharacters`) travels in the compiled policy.
   const shellPlugin = shell(shellOptionsOf(policy));
+  // The policy's `sandbox: uncertain | always`: shell calls analysis cannot prove run under bubblewrap. The
+  // package loads only for such a policy (a hook starts for every tool call).
+  const sandboxer =
+    policy.extras.sandbox === 'uncertain' || policy.extras.sandbox === 'always'
+      ? (await import('@toolgate/sandbox')).sandbox({ policy })
+      : undefined;
   const guard = createGuard({
     // The file's per-agent policies are chosen by `--agent` at load, never by an agent id a client or an
     // assistant declares for itself (an MCP client's name, a hook event): those get the global policy.
     plugins: [shellPlugin, folderRules({ policy, perAgent: false }), ...extraPlugins],
     ...(options.disclosure ? { disclosure: options.disclosure } : {}),
-    // The policy's `sandbox: uncertain | always`: shell calls analysis cannot prove run under bubblewrap.
-    ...(sandboxModeOf(policy) !== 'off' ? { sandbox: sandbox({ policy }) } : {}),
+    ...(sandboxer ? { sandbox: sandboxer } : {}),
   });
   const ctx: CallContext = {
     sessionId: options.sessionId ?? 'cli',
@@ -150,5 +175,12 @@ export function buildGuard(options: BuildGuardOptions): BuiltGuard {
     home,
     env: { ...env },
   };
-  return { guard, policy, ctx, extraPlugins: [shellPlugin, ...extraPlugins] };
+  return {
+    guard,
+    policy,
+    file: config.file,
+    settings: config.settings,
+    ctx,
+    extraPlugins: [shellPlugin, ...extraPlugins],
+  };
 }

@@ -181,7 +181,7 @@ describe('toolgate audit', () => {
 });
 
 // The built binary, as users run it (the root `test` script builds first): registration, exit codes, signals.
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/toolgate.cjs', import.meta.url));
 
 describe('toolgate audit through the built binary', () => {
   it('verify exits 0 / 1, a bad flag exits 2 with the flag named', async () => {

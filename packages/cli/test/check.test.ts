@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The built binary, as scripts run it: the CLI contract (exit 0 allow, 1 deny, 3 prompt, 2 error) is what
 // other tools depend on, so it is tested through a real child process.
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/toolgate.cjs', import.meta.url));
 let root: string;
 let ws: string;
 let home: string;

@@ -67,8 +67,17 @@ function decisionOf(stdout: string): string | undefined {
 }
 
 describe('toolgate hook claude-code (the built CLI)', () => {
-  it('allows a workspace write', async () => {
+  it('defers a workspace write to Claude Code (no decision: its own permission flow runs)', async () => {
     const r = await hook('claude-code', claudeEvent('Write', { file_path: join(ws, 'b.txt'), content: 'b' }));
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('--approve-allowed (opt-in) answers allow, which skips Claude Code’s prompt', async () => {
+    const r = await hook(
+      'claude-code',
+      claudeEvent('Write', { file_path: join(ws, 'b.txt'), content: 'b' }),
+      ['--dialect', 'toolgate', '--policy', policy, '--approve-allowed'],
+    );
     expect(r.code).toBe(0);
     expect(decisionOf(r.stdout)).toBe('allow');
   });
@@ -111,7 +120,7 @@ describe('toolgate hook claude-code (the built CLI)', () => {
     expect(decisionOf(secret.stdout)).toBe('deny');
     expect(secret.stdout).toContain('PATH_DENIED');
     const fine = await hook('claude-code', claudeEvent('Bash', { command: 'cat a.txt' }));
-    expect(decisionOf(fine.stdout)).toBe('allow');
+    expect(fine).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   // Built lazily: the workspace exists only once beforeAll has run.
@@ -146,9 +155,9 @@ describe('toolgate hook gemini-cli (the built CLI)', () => {
       tool_input: input,
     });
 
-  it('allows and denies with {decision, reason}', async () => {
+  it('defers on allow ({} — no decision) and denies with {decision, reason}', async () => {
     const ok = await hook('gemini-cli', gemini('read_file', { file_path: join(ws, 'a.txt') }));
-    expect(JSON.parse(ok.stdout).decision).toBe('allow');
+    expect(ok).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
     const no = await hook('gemini-cli', gemini('write_file', { file_path: '/etc/passwd', content: 'x' }));
     expect(JSON.parse(no.stdout)).toMatchObject({ decision: 'deny' });
     expect(JSON.parse(no.stdout).reason).toContain('PATH_DENIED');
@@ -165,6 +174,7 @@ describe('toolgate hook gemini-cli (the built CLI)', () => {
       policy,
       '--approvals',
       'auto-allow',
+      '--approve-allowed',
     ]);
     expect(JSON.parse(allowed.stdout).decision).toBe('allow');
   });

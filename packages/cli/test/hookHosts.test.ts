@@ -91,9 +91,9 @@ function event(name: string, dir = 'claude-code'): string {
     .replaceAll('__OUT__', out);
 }
 
-function run(stdin: string, host: HookHost = claudeCode) {
+function run(stdin: string, host: HookHost = claudeCode, approveAllowed = false) {
   const guard = createGuard({ plugins: [testPolicy({ write: [ws], prompt: [join(ws, 'deploy')] })] });
-  return runHook(host, stdin, { guard, home, env: { HOME: home } });
+  return runHook(host, stdin, { guard, home, env: { HOME: home }, approveAllowed });
 }
 
 describe.each(hosts)('toolgate hook $dir: recorded events', ({ host, dir, read }) => {
@@ -118,6 +118,15 @@ describe.each(hosts)('toolgate hook $dir: recorded events', ({ host, dir, read }
     const output = read(answer.stdout);
     if (c.expect === 'none') {
       expect(output).toBeUndefined();
+      return;
+    }
+    if (c.expect === 'allow') {
+      // A policy allow defers to the host's own permission flow: no decision at all…
+      expect(output).toBeUndefined();
+      // …unless the user opted in to approveAllowed, which answers the host's "allow".
+      const approved = read((await run(event(c.event, dir), host, true)).stdout);
+      expect(approved?.decision).toBe('allow');
+      expect(approved?.reason).toMatch(/^toolgate: allowed by policy/);
       return;
     }
     expect(output?.decision).toBe(c.expect);
@@ -165,7 +174,7 @@ describe('toolgate hook: the workspace', () => {
       home,
       env: {},
     });
-    expect(answer.stdout).toContain('"permissionDecision":"allow"');
+    expect(answer).toEqual({ stdout: '', stderr: '', exitCode: 0 }); // allowed: no decision, the host's flow runs
   });
 
   it('--workspace beats both', async () => {

@@ -42,8 +42,8 @@ function writePolicy(name: string, shellBlock: string): string {
   return file;
 }
 
-async function hook(assistant: string, stdin: string, policyFile = policy) {
-  const child = spawnCli(['hook', assistant, '--dialect', 'toolgate', '--policy', policyFile], {
+async function hook(assistant: string, stdin: string, policyFile = policy, extra: string[] = []) {
+  const child = spawnCli(['hook', assistant, '--dialect', 'toolgate', '--policy', policyFile, ...extra], {
     ...process.env,
     HOME: root,
   });
@@ -112,7 +112,11 @@ describe('toolgate hook claude-code: shell tools', () => {
   ])('%s %j is allowed, its paths checked', async (tool, input) => {
     const r = await hook('claude-code', claude(tool, input));
     expect(r.code).toBe(0);
-    expect(claudeDecision(r.stdout), r.stdout).toBe('allow');
+    expect(r.stdout).toBe(''); // allowed: no decision, Claude Code's own permission flow runs
+    // with the approveAllowed opt-in the allow is explicit and says the paths were checked
+    const approved = await hook('claude-code', claude(tool, input), policy, ['--approve-allowed']);
+    expect(claudeDecision(approved.stdout), approved.stdout).toBe('allow');
+    expect(approved.stdout).toMatch(/allowed by policy \([1-9]\d* path/);
   });
 
   it('a tool the policy declares notShell is not judged as shell (no opinion)', async () => {
@@ -145,7 +149,11 @@ describe('toolgate hook gemini-cli: run_shell_command and others', () => {
   it('run_shell_command ls src (in the workspace, or with dir_path src) is allowed', async () => {
     for (const input of [{ command: 'ls src' }, { command: 'cat a.ts', dir_path: 'src' }]) {
       const r = await hook('gemini-cli', gemini('run_shell_command', input));
-      expect(geminiDecision(r.stdout), r.stdout).toBe('allow');
+      expect(r.stdout).toBe('{}\n'); // no decision: Gemini CLI's own confirmation runs
+      const approved = await hook('gemini-cli', gemini('run_shell_command', input), policy, [
+        '--approve-allowed',
+      ]);
+      expect(geminiDecision(approved.stdout), approved.stdout).toBe('allow');
     }
   });
 });

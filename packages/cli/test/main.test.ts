@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The built binary, as users run it (the root `test` script builds first).
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/toolgate.cjs', import.meta.url));
 const run = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 20_000 });
 

@@ -123,6 +123,32 @@ describe('toolgate mcp (the built CLI) in front of the real filesystem server', 
     expect(stderr).toMatch(/--dialect openfang recognises nothing.*a toolgate policy/);
   });
 
+  it('composes the policy file’s plugins: section (a third-party plugin with options), as check and hook do', async () => {
+    writeFileSync(
+      join(root, 'no-suffix.mjs'),
+      `export function noSuffix({ suffix }) {
+         return { name: 'no-suffix', apply(hooks) { hooks.beforeToolCall.tap('no-suffix', (call) =>
+           typeof call.args.path === 'string' && call.args.path.endsWith(suffix)
+             ? { action: 'deny', code: 'PATH_DENIED', reason: 'no ' + suffix + ' files (plugin)' } : undefined) } };
+       }`,
+    );
+    writeFileSync(
+      policy,
+      `${readFileSync(policy, 'utf8')}plugins:\n  - { package: ./no-suffix.mjs, options: { suffix: .txt } }\n`,
+    );
+    const { child, call } = await session();
+    const denied = (await call('read_text_file', { path: join(ws, 'hello.txt') })).result as {
+      isError: boolean;
+      content: Array<{ text: string }>;
+    };
+    expect(denied.isError).toBe(true);
+    expect(denied.content[0]!.text).toContain('no .txt files (plugin)');
+    writeFileSync(join(ws, 'notes.md'), 'notes\n');
+    expect(text(await call('read_text_file', { path: join(ws, 'notes.md') }))).toContain('notes');
+    child.stdin.end();
+    expect(await exited(child)).toBe(0);
+  });
+
   it('a prompt with no elicitation goes to --approvals (auto-deny, auto-allow)', async () => {
     const target = join(ws, 'secrets', 'k.txt');
     const denying = await session(['--approvals', 'auto-deny']);

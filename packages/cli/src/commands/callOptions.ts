@@ -22,9 +22,12 @@ export function addPolicyOptions(cmd: Command): Command {
   return cmd
     .option(
       '--dialect <dialect>',
-      'toolgate | folderguard | wunderland | wolo | hermes | openfang (default: inferred from the file)',
+      'toolgate | folderguard | wunderland | wolo | hermes | openfang (default: inferred from the file: toolgate for toolgate.yaml, .toolgate/policy.yaml, else from its keys)',
     )
-    .option('--policy <file>', 'the policy file (wolo: default ~/.wolo/config.yaml)')
+    .option(
+      '--policy <file>',
+      'the policy file (default: toolgate.yaml or .toolgate/policy.yaml here or above, then ~/.config/toolgate/policy.yaml, then $TOOLGATE_POLICY; wolo: ~/.wolo/config.yaml)',
+    )
     .option(
       '-P, --allow-path <dir...>',
       'wolo: writes allowed here without confirmation (seed 002 cli_paths)',

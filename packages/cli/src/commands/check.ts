@@ -16,7 +16,7 @@ export async function runCheck(
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<number> {
   const call = parseCall(options.call);
-  const built = buildGuard(guardOptions(options));
+  const built = await buildGuard(guardOptions(options));
   if (options.strict) {
     const result = await lint(built.policy, { ctx: built.ctx, plugins: built.extraPlugins });
     const failed = result.errors.filter((e) => e.code === 'test-failed');

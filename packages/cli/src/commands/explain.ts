@@ -13,7 +13,7 @@ export async function runExplain(
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<number> {
   const call = parseCall(options.call);
-  const built = buildGuard(guardOptions(options));
+  const built = await buildGuard(guardOptions(options));
   const result = await explain(built, call, built.ctx);
   if (options.json) {
     const { decisionRecord: _d, ...rest } = result;

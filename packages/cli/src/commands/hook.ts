@@ -11,11 +11,21 @@ export function registerHook(program: Command): void {
       'Answer a coding assistant’s before-tool hook (claude-code: PreToolUse, gemini-cli: BeforeTool) from stdin',
     )
     .argument('<assistant>', `one of ${HOOK_HOSTS.join(', ')}`)
-    .option('--dialect <dialect>', 'policy dialect (default: inferred from the file)')
-    .option('--policy <file>', 'policy file (wolo: default ~/.wolo/config.yaml)')
+    .option(
+      '--dialect <dialect>',
+      'policy dialect (default: inferred from the file: toolgate for toolgate.yaml, .toolgate/policy.yaml, else from its keys)',
+    )
+    .option(
+      '--policy <file>',
+      'policy file (default: discovered from the project dir: toolgate.yaml or .toolgate/policy.yaml, then ~/.config/toolgate/policy.yaml, then $TOOLGATE_POLICY; wolo: ~/.wolo/config.yaml)',
+    )
     .option(
       '--workspace <dir>',
       'the workspace root (default: $CLAUDE_PROJECT_DIR or $GEMINI_PROJECT_DIR, else the event’s cwd)',
+    )
+    .option(
+      '--approve-allowed',
+      'answer a policy allow with the assistant’s "allow" (skips its own permission prompt); default: no decision',
     )
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
     .option('--audit-required', 'fail closed: deny every call while the audit trail cannot be written')

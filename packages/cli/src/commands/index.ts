@@ -4,6 +4,9 @@ import { registerCheck } from './check.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
 import { registerHook } from './hook.js';
+import { registerImport } from './import.js';
+import { registerInit } from './init.js';
+import { registerInstall } from './install.js';
 import { registerLint } from './lint.js';
 import { registerMcp } from './mcp.js';
 import { registerRun } from './run.js';
@@ -23,4 +26,7 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerMcp,
   registerHook,
   registerRun,
+  registerInstall,
+  registerInit,
+  registerImport,
 ];

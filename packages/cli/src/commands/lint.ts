@@ -6,7 +6,7 @@ import { addPolicyOptions } from './callOptions.js';
 
 export interface LintCommandOptions {
   dialect?: string;
-  policy: string;
+  policy?: string;
   agent?: string;
   overlay?: string[];
   cwd?: string;
@@ -19,9 +19,9 @@ export async function runLint(
   options: LintCommandOptions,
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<number> {
-  const built = buildGuard({
+  const built = await buildGuard({
     ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
-    policy: options.policy,
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),

@@ -12,9 +12,12 @@ export function registerMcp(program: Command): void {
     )
     .option(
       '--dialect <dialect>',
-      'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang; default: inferred from the file)',
+      'policy dialect (toolgate, folderguard, wunderland, wolo, hermes, openfang) (default: inferred from the file: toolgate for toolgate.yaml, .toolgate/policy.yaml, else from its keys)',
     )
-    .option('--policy <file>', 'policy file (wolo: default ~/.wolo/config.yaml)')
+    .option(
+      '--policy <file>',
+      'policy file (default: discovered: toolgate.yaml or .toolgate/policy.yaml here or above, …; wolo: ~/.wolo/config.yaml)',
+    )
     .option('--audit <file>', 'append every decision to this audit trail (JSONL)')
     .option('--audit-required', 'fail closed: deny every call while the audit trail cannot be written')
     .option(

@@ -11,12 +11,10 @@ import { demoWorkspace } from './demoWorkspace.js';
 import { renderTable } from './renderTable.js';
 import { linkedTransports, ScriptedClient } from './scriptedClient.js';
 
-// The real MCP filesystem server, resolved from @toolgate/mcp (whose tests drive it too): the demo needs no
-// network and no global install.
+// The real MCP filesystem server, a dependency of this package (not a devDependency of another one), so the
+// demo runs wherever `toolgate` is installed: no network, no global install.
 function filesystemServer(): string {
-  return createRequire(import.meta.resolve('@toolgate/mcp')).resolve(
-    '@modelcontextprotocol/server-filesystem/dist/index.js',
-  );
+  return createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 }
 
 /** Records every decision in order, so each row can show the verdict, the code and who approved. */

@@ -1,11 +1,19 @@
 import { isAbsolute, join } from 'node:path';
 import type { Decision, RejectionEnvelope } from '@toolgate/core';
 import { globRoot } from './globRoot.js';
-import { blockingError, denyReason, type HookAnswer, type HookHost, type MappedCall } from './hookHost.js';
+import {
+  type AnswerOptions,
+  blockingError,
+  denyReason,
+  type HookAnswer,
+  type HookHost,
+  type MappedCall,
+} from './hookHost.js';
 import { passThroughCall } from './mcpToolCall.js';
 
-// Gemini CLI hooks reference, BeforeTool: exit 0 with `{decision: "allow" | "deny", reason}` on stdout;
-// exit 2 blocks with stderr as the reason. Its file tools have renamed their path parameter across releases
+// Gemini CLI hooks reference (https://geminicli.com/docs/hooks/reference, "BeforeTool"): exit 0 with JSON on
+// stdout; `decision: "deny"` with `reason` blocks the tool and sends the reason to the agent as the tool error;
+// exit 2 blocks with stderr as the reason. There is no "ask": prompts are settled by the guard's approvers. Its file tools have renamed their path parameter across releases
 // (`path`, `absolute_path`, `file_path`, `dir_path`), so every spelling is read.
 const NO_PATH_TOOLS: ReadonlySet<string> = new Set([
   'web_fetch',
@@ -97,10 +105,15 @@ function geminiDeny(envelope: RejectionEnvelope): HookAnswer {
   return { stdout: output('deny', denyReason(envelope)), stderr: '', exitCode: 0 };
 }
 
-/** Gemini CLI has no "ask": prompts are settled by the guard's approvers before answering. */
-function geminiAnswer(decision: Decision): HookAnswer {
+/**
+ * allow ⇒ `{}` (no decision): Gemini CLI's own confirmation and policy engine run as without toolgate, unless
+ * the user opted in with `approveAllowed`. Gemini CLI has no "ask": prompts are settled by the guard's
+ * approvers before answering (default auto-deny), so a prompt arrives here as allow or deny.
+ */
+function geminiAnswer(decision: Decision, options: AnswerOptions = {}): HookAnswer {
   if (decision.action === 'allow') {
-    if (decision.accesses.length === 0) return { stdout: '{}\n', stderr: '', exitCode: 0 };
+    if (!options.approveAllowed || decision.accesses.length === 0)
+      return { stdout: '{}\n', stderr: '', exitCode: 0 };
     return {
       stdout: output('allow', `toolgate: allowed by policy (${decision.accesses.length} path(s) checked)`),
       stderr: '',

@@ -7,6 +7,15 @@ export interface HookAnswer {
   exitCode: number;
 }
 
+/** How a host answers an allow. */
+export interface AnswerOptions {
+  /**
+   * Opt-in: answer an allow that judged paths with the host's "allow", which skips the host's own permission
+   * prompt. Off by default: a policy allow means "toolgate does not object", not "the user approved".
+   */
+  approveAllowed?: boolean;
+}
+
 /** A host's tool call in toolgate's terms; `cwd` when the tool runs somewhere else than the session's cwd. */
 export type MappedCall = { call: ToolCall; cwd?: string } | { uncertain: string };
 
@@ -25,7 +34,7 @@ export interface HookHost {
   /** Built-in tools that take no paths: exempt from the path-like-argument check. */
   readonly noPathTools: ReadonlySet<string>;
   map(toolName: string, input: Record<string, unknown>, cwd: string): MappedCall;
-  answer(decision: Decision): HookAnswer;
+  answer(decision: Decision, options?: AnswerOptions): HookAnswer;
   deny(envelope: RejectionEnvelope): HookAnswer;
 }
 
@@ -42,4 +51,12 @@ export function blockingError(reason: string): HookAnswer {
 /** The deny reason the model sees: the envelope itself, so it can act on code, path, roots and hint. */
 export function denyReason(envelope: RejectionEnvelope): string {
   return `toolgate: ${JSON.stringify(envelope)}`;
+}
+
+/** The reason shown in the host's approval dialog: every prompt finding, with the path it is about. */
+export function promptReason(decision: Decision): string {
+  const reasons = decision.reasons.map((r) =>
+    r.access ? `${r.access.op} ${r.access.realPath ?? r.access.path}: ${r.reason}` : r.reason,
+  );
+  return `toolgate: approval needed — ${reasons.join('; ')}`;
 }

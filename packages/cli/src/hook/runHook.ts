@@ -13,6 +13,8 @@ export interface HookOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Told the guard's decision (the command reports audit failures differently for an allow). */
   onDecision?: (decision: Decision) => void;
+  /** Answer policy allows with the host's "allow" (skipping its own permission prompt). Off by default. */
+  approveAllowed?: boolean;
 }
 
 function projectDir(value: string | undefined): string | undefined {
@@ -56,7 +58,7 @@ export async function runHook(host: HookHost, stdin: string, options: HookOption
       }
     }
     if (decision.sandboxed) return sandboxedAnswer(host, decision, event.toolInput);
-    return host.answer(decision);
+    return host.answer(decision, { approveAllowed: options.approveAllowed === true });
   } catch (error) {
     if (error instanceof MalformedEventError) return blockingError(error.message);
     return blockingError(`internal error: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,5 @@
 import { openSync } from 'node:fs';
-import { ReadStream, WriteStream } from 'node:tty';
+import type { ReadStream, WriteStream } from 'node:tty';
 import type { AuditLogPlugin } from '@toolgate/audit-log';
 import type { GuardPlugin } from '@toolgate/core';
 import type { CompiledPolicy } from '@toolgate/folder-rules';
@@ -29,7 +29,9 @@ export interface ExtraPluginOptions {
  * The terminal the user sits at, opened directly: for `mcp` and `hook`, stdin and stdout are the protocol
  * channel, so a question asked there would corrupt it (and an answer read there would be a client message).
  */
-function controllingTerminal(): { input: ReadStream; output: WriteStream } {
+async function controllingTerminal(): Promise<{ input: ReadStream; output: WriteStream }> {
+  // node:tty (and the net module under it) loads only here: a hook call that asks nobody must not pay for it.
+  const { ReadStream, WriteStream } = await import('node:tty');
   try {
     const fd = openSync('/dev/tty', 'r+');
     return { input: new ReadStream(fd), output: new WriteStream(fd) };
@@ -42,7 +44,7 @@ function controllingTerminal(): { input: ReadStream; output: WriteStream } {
 
 export interface ExtraPlugins {
   /** The plugins for a loaded policy: its dialect's audit trail and confirmation cap join the flags'. */
-  pluginsFor(policy: CompiledPolicy, home: string): GuardPlugin[];
+  pluginsFor(policy: CompiledPolicy, home: string): Promise<GuardPlugin[]>;
   /** The audit plugin, when `--audit` was given: commands report its failures loudly. */
   audit?: AuditLogPlugin;
   /** Releases what the plugins hold open (the terminal): without it the process would never exit. */
@@ -78,18 +80,13 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
       `--approvals must be one of ${APPROVAL_STRATEGIES.join(', ')}, got ${JSON.stringify(name)}`,
     );
   }
-  // The dialect is known only once the policy is loaded: a dialect that may bring its own trail loads the
-  // audit package up front (wolo, wunderland, or a dialect still to be inferred).
-  const mayAudit =
-    options.audit !== undefined ||
-    options.dialect === undefined ||
-    options.dialect === 'wolo' ||
-    options.dialect === 'wunderland';
-  const auditMod = mayAudit ? await import('@toolgate/audit-log') : undefined;
+  // Each package is imported only when something asks for it: a hook runs before every tool call. The
+  // dialect's own trail (wolo, Wunderland) is known once the policy is loaded: imported then.
+  const auditMod = options.audit !== undefined ? await import('@toolgate/audit-log') : undefined;
   const webhooksMod =
     webhookUrls.length > 0 || webhooksConfigured(env) ? await import('@toolgate/webhooks') : undefined;
   const approvalsMod = name !== undefined ? await import('@toolgate/approvals') : undefined;
-  const terminal = name === 'tty' ? controllingTerminal() : undefined;
+  const terminal = name === 'tty' ? await controllingTerminal() : undefined;
   // The flag's trail does not depend on the policy: opened now, so a command can report a trail it cannot
   // open before it serves anything.
   const audit =
@@ -98,12 +95,12 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
       : undefined;
   return {
     ...(audit ? { audit } : {}),
-    pluginsFor(policy, home) {
+    async pluginsFor(policy, home) {
       const plugins: GuardPlugin[] = [];
       const settings = dialectSettings(policy, home);
       if (audit) plugins.push(audit);
-      else if (auditMod && settings.audit && options.dialectAudit !== false)
-        plugins.push(auditMod.auditLog(settings.audit));
+      else if (settings.audit && options.dialectAudit !== false)
+        plugins.push((await import('@toolgate/audit-log')).auditLog(settings.audit));
       if (approvalsMod && name !== undefined) {
         const { approvals, autoAllow, autoDeny, tty } = approvalsMod;
         const strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import { buildGuard } from '../buildGuard.js';
 import { claudeCode } from '../hook/claudeCodeTools.js';
 import { geminiCli } from '../hook/geminiCli.js';
@@ -22,6 +23,7 @@ export interface HookCommandOptions {
   webhook?: string[];
   allowPath?: string[];
   wild?: boolean;
+  approveAllowed?: boolean;
 }
 
 /**
@@ -70,10 +72,13 @@ export async function runHookCommand(
       approvals: host.resolvePrompts ? (options.approvals ?? 'auto-deny') : undefined,
     });
     try {
-      const { guard } = buildGuard({
+      // The policy is the project's: discovered from the directory the assistant says is the project.
+      const projectDir = env[host.projectDirEnv];
+      const { guard, settings } = await buildGuard({
         ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
         ...(options.policy !== undefined ? { policy: options.policy } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+        ...(projectDir && isAbsolute(projectDir) ? { discoverFrom: projectDir } : {}),
         ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
         ...(options.wild ? { wild: true } : {}),
         env,
@@ -89,6 +94,7 @@ export async function runHookCommand(
         },
         home: env.HOME ?? homedir(),
         env,
+        approveAllowed: options.approveAllowed === true || settings.approveAllowed,
         ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
       });
       return withAuditTrouble(answer, audit.trouble(), options.auditRequired === true, allowed);

@@ -90,7 +90,7 @@ async function serve(
   elicitation: ReturnType<typeof elicitationApprover>,
   extras: ExtraPlugins,
 ): Promise<number> {
-  const { guard, ctx, policy } = buildGuard({
+  const { guard, ctx, policy } = await buildGuard({
     ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
@@ -102,8 +102,8 @@ async function serve(
     // Relative paths are judged against --cwd, but a server resolves them its own way (the filesystem server:
     // against its first root): denied unless the user vouches that the server uses --cwd too.
     plugins: [elicitation],
-    pluginsFor: (policy, home) => [
-      ...extras.pluginsFor(policy, home),
+    pluginsFor: async (policy, home) => [
+      ...(await extras.pluginsFor(policy, home)),
       ...(relative === 'deny' ? [requireAbsolutePaths()] : []),
     ],
   });

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI: these tests run what users run (the root `test` script builds first). */
-export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/toolgate.cjs', import.meta.url));
 
 /** The real MCP filesystem server (a dev dependency of @toolgate/mcp), run with node. */
 export const FILESYSTEM_SERVER = createRequire(new URL('../../../mcp/package.json', import.meta.url)).resolve(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { CallStateImpl } from '../callState.js';
 import { buildEnvelope, type Disclosure, sandboxEnvelope } from '../envelope.js';
 import type { GuardHooks } from '../hooks.js';
@@ -23,8 +22,17 @@ export function frozenList<T>(list: readonly T[]): T[] {
 }
 
 // Decision ids: a random per-process prefix and a counter — unique across processes and restarts for the
-// audit trail, at a fraction of randomUUID's cost per call.
-const ID_PREFIX = randomUUID().slice(0, 13);
+// audit trail, at a fraction of randomUUID's cost per call. The prefix is 48 random bits from Math.random
+// (V8 seeds it per process from the OS) mixed with the pid and start time, in randomUUID's first 13 characters'
+// shape. Not node:crypto: an id is no secret, and loading crypto (with the stream modules under it) cost a
+// one-call hook process more than its decision.
+function idPrefix(): string {
+  const mix = (Math.floor(Math.random() * 2 ** 48) ^ (process.pid * 0x9e3779b1) ^ Date.now()) >>> 0;
+  const hi = (Math.floor(Math.random() * 2 ** 16) ^ (mix & 0xffff)) & 0xffff;
+  const hex = (mix.toString(16).padStart(8, '0') + hi.toString(16).padStart(4, '0')).slice(0, 12);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}`;
+}
+const ID_PREFIX = idPrefix();
 let idCounter = 0;
 export function nextId(): string {
   idCounter = (idCounter + 1) % Number.MAX_SAFE_INTEGER;
