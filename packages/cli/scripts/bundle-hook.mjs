@@ -93,7 +93,9 @@ const lazyPlugin = {
     b.onLoad({ filter: /.*/, namespace: 'tg-crypto' }, () => ({
       contents: `let crypto;
 const load = () => (crypto ??= require('node:crypto'));
-${CRYPTO_FUNCTIONS.map((f) => `export function ${f}(...args) { return load().${f}(...args); }`).join('\n')}`,
+${CRYPTO_FUNCTIONS.map((f) => `export function ${f}(...args) { return load().${f}(...args); }`).join('\n')}
+// A default import (nodemailer, behind the webhooks package) gets the whole module, loaded on first use.
+export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`,
       loader: 'js',
       resolveDir: cli,
     }));
