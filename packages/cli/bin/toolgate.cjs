@@ -124,6 +124,9 @@ const argv = process.argv.slice(2);
 if (argv[0] !== 'hook') exitQuietlyOnClosedPipe();
 run(argv).then(
   (code) => {
+    // The hook's answer is written (synchronously, to the fds): a read still pending on a stdin that never
+    // closed (the stdin timeout) must not keep the process alive.
+    if (argv[0] === 'hook') process.exit(code);
     process.exitCode = code;
   },
   (error) => {

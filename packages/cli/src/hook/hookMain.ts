@@ -41,7 +41,7 @@ export function parseHookArgs(
 export async function hookMain(argv: readonly string[]): Promise<number> {
   const parsed = parseHookArgs(argv);
   // The event is read from fd 0 directly, not through `process.stdin` (a net.Socket on a pipe): see fdChunks.
-  const stdin = fdChunks(0) as unknown as NodeJS.ReadableStream;
+  const stdin = fdChunks(0);
   const answer: HookAnswer =
     typeof parsed === 'string'
       ? blockingError(parsed)

@@ -24,10 +24,48 @@ export function stdinTimeoutMs(env: Readonly<Record<string, string | undefined>>
  * hook fails closed itself first — it stops reading (so the process can exit) and rejects.
  */
 export function readHookInput(
-  stream: NodeJS.ReadableStream,
+  stream: NodeJS.ReadableStream | AsyncIterable<Buffer | string>,
   timeoutMs: number,
   maxBytes = 16 * 1024 * 1024,
 ): Promise<string> {
+  // The hook's own fast path reads fd 0 as an async iterable of chunks (fdChunks), not an event emitter.
+  if (typeof (stream as { on?: unknown }).on !== 'function')
+    return readIterable(stream as AsyncIterable<Buffer | string>, timeoutMs, maxBytes);
+  const events = stream as NodeJS.ReadableStream;
+  return readEvents(events, timeoutMs, maxBytes);
+}
+
+/** The same bounds over an async iterable: each chunk races the one deadline. */
+async function readIterable(
+  chunksOf: AsyncIterable<Buffer | string>,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StdinTimeoutError(timeoutMs, size)), timeoutMs);
+    // A read still waiting on an open stdin must not keep the process alive once it has answered.
+    timer.unref?.();
+  });
+  const it = chunksOf[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await Promise.race([it.next(), deadline]);
+      if (next.done) break;
+      const buffer = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      size += buffer.length;
+      if (size > maxBytes) throw new Error(`hook event on stdin exceeds ${maxBytes} bytes`);
+      chunks.push(buffer);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function readEvents(stream: NodeJS.ReadableStream, timeoutMs: number, maxBytes: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -55,7 +55,7 @@ function withAuditTrouble(
 export async function runHookCommand(
   hostName: string,
   options: HookCommandOptions,
-  stdin: NodeJS.ReadableStream = process.stdin,
+  stdin: NodeJS.ReadableStream | AsyncIterable<Buffer | string> = process.stdin,
 ): Promise<HookAnswer> {
   try {
     const host = (HOOK_HOSTS as readonly string[]).includes(hostName)
