@@ -343,7 +343,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     }
     if (sandboxed && beforeSync) {
       const result = judgeForSandbox(hooks.beforeToolCall.taps as never, call, state);
-      return result ?? (hasPolicy ? undefined : unguardedFinding(state));
+      return result ?? (hasPolicy ? undefined : unguardedFinding(call, state));
     }
     // Every tap runs (a non-policy plugin may still deny); then, when no installed plugin is a policy, a call
     // that touches paths gets the `unguarded` answer.
