@@ -61,6 +61,9 @@ export function inferDialect(data: unknown, file: string): string {
   );
 }
 
+/** Top-level keys of dialects whose top level is not key-checked (it carries other settings too). */
+const OWN_TOP_LEVEL: Record<string, readonly string[]> = { hermes: ['tools'] };
+
 /**
  * An explicit dialect must find something of its own in the file: a native policy read as Hermes would
  * otherwise be an empty policy that allows everything. A file that holds another dialect's keys is named as
@@ -79,8 +82,11 @@ export function checkDialect(
   if (stage === 'mismatch' && others.length === 0) return;
   // Nothing of another dialect's, and a top-level key this one reads (`rules: []` alone is a native or
   // Wunderland policy that denies by default): the loader reads it for what it is.
-  const own = knownKeysAt(dialect, []);
+  const own = knownKeysAt(dialect, []) ?? OWN_TOP_LEVEL[dialect];
   if (others.length === 0 && own && isRecord(data) && Object.keys(data).some((k) => own.includes(k))) return;
+  // Hermes: "If allowed_paths / denied_paths is not set → current behavior (no restriction). Zero impact"
+  // (seed 003): an empty Hermes config is read as one. Any other dialect named on an empty file is an error.
+  if (dialect === 'hermes' && others.length === 0 && isRecord(data) && Object.keys(data).length === 0) return;
   // OpenFang: a TOML config with no [file_policy] and nothing of another dialect keeps the legacy gate.
   if (dialect === 'openfang' && others.length === 0 && /\.toml$/i.test(file) && isRecord(data)) return;
   const looks = others.length > 0 ? `; it looks like ${others.join(' or ')}` : '';

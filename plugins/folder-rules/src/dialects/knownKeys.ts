@@ -15,6 +15,8 @@ const NATIVE_LAYER = [
   'shell',
   'tests',
   'narrowOnly',
+  // @toolgate/sandbox's switch (issue 16).
+  'sandbox',
 ];
 const FOLDER_CONFIG = ['defaultPolicy', 'rules', 'inheritFromTier'];
 const WUNDERLAND_RULE = ['pattern', 'read', 'write', 'description'];
@@ -66,7 +68,8 @@ export function knownKeysAt(
     case 'folderguard':
       return p.length === 0 ? ['readPaths', 'writePaths'] : undefined;
     case 'wunderland':
-      if (at()) return [...FOLDER_CONFIG, 'filesystem', 'tier'];
+      // `agents: {id: config}`: one file, a policy per agent (seed 001's setFolderPermissions('agent-id', …)).
+      if (at()) return [...FOLDER_CONFIG, 'filesystem', 'tier', 'permissionSet', 'agents'];
       if (at('rules', '#') || at('security', 'folderPermissions', 'rules', '#')) return WUNDERLAND_RULE;
       if (at('security', 'folderPermissions')) return FOLDER_CONFIG;
       return undefined;
