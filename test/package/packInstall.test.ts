@@ -81,6 +81,7 @@ describe('the packed tarballs', () => {
         'toolgate-core-0.1.0.tgz',
         'toolgate-folder-rules-0.1.0.tgz',
         'toolgate-mcp-0.1.0.tgz',
+        'toolgate-sandbox-0.1.0.tgz',
         'toolgate-shell-0.1.0.tgz',
         'toolgate-webhooks-0.1.0.tgz',
       ].sort(),

@@ -58,7 +58,11 @@ const EXTERNAL = [
 const FOLDER_RULES_INDEX = `export { folderRules } from './folderRules.ts';
 export { DIALECTS, loadPolicy } from './loadPolicy.js';`;
 
-const CRYPTO_FUNCTIONS = ['createHash', 'createHmac', 'randomUUID', 'randomBytes', 'timingSafeEqual'];
+// Every function node:crypto exports (a namespace import, as nodemailer behind the webhooks package does,
+// needs them all), each loading the module on its first call.
+const CRYPTO_FUNCTIONS = Object.entries(await import('node:crypto'))
+  .filter(([name, value]) => typeof value === 'function' && /^[a-z]/.test(name) && name !== 'default')
+  .map(([name]) => name);
 
 // Likewise for the shell plugin: its index also exports the program tables (for docs and tests), which would
 // make every one of them initialise on every call.
@@ -89,7 +93,12 @@ const lazyPlugin = {
     }));
     // node:crypto (with the stream modules it loads) only when a function of it is called: folder-rules'
     // policy hash runs at compile time, i.e. on a policy-cache miss.
-    b.onResolve({ filter: /^(node:)?crypto$/ }, () => ({ path: 'crypto', namespace: 'tg-crypto' }));
+    // The facade's own require is the real module (external), not the facade again: that recursed.
+    b.onResolve({ filter: /^(node:)?crypto$/ }, (args) =>
+      args.namespace === 'tg-crypto'
+        ? { path: 'node:crypto', external: true }
+        : { path: 'crypto', namespace: 'tg-crypto' },
+    );
     b.onLoad({ filter: /.*/, namespace: 'tg-crypto' }, () => ({
       contents: `let crypto;
 const load = () => (crypto ??= require('node:crypto'));

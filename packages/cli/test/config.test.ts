@@ -110,11 +110,19 @@ describe('policy discovery (no --policy, no --dialect)', () => {
   });
 
   it('a toolgate-named file given another --dialect is refused (it would load as an empty policy that allows)', () => {
-    for (const dialect of ['openfang', 'hermes', 'wolo']) {
+    for (const dialect of ['openfang', 'hermes']) {
       const r = toolgate([...call('~/.ssh/id_rsa'), '--dialect', dialect], project);
       expect(r.code, dialect).toBe(2);
       expect(r.stderr).toMatch(/is a toolgate policy/);
     }
+    // `--dialect wolo` alone reads wolo's own ~/.wolo/config.yaml (seed 002), not the project's file; named
+    // with --policy, the project's toolgate.yaml is refused the same way.
+    const wolo = toolgate(
+      [...call('~/.ssh/id_rsa'), '--dialect', 'wolo', '--policy', join(project, 'toolgate.yaml')],
+      project,
+    );
+    expect(wolo.code).toBe(2);
+    expect(wolo.stderr).toMatch(/is a toolgate policy/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { constants, fstatSync, openSync } from 'node:fs';
 import { HOOK_HOSTS } from '../integrations/hookHostNames.js';
 import { type HookCommandOptions, runHookCommand } from '../integrations/runHookCommand.js';
 import { fdChunks } from './fdChunks.js';
@@ -15,6 +16,12 @@ const VALUE_FLAGS: Record<string, keyof HookCommandOptions> = {
   '--approvals': 'approvals',
 };
 
+const LIST_FLAGS: Record<string, 'webhook' | 'allowPath'> = {
+  '--webhook': 'webhook',
+  '-P': 'allowPath',
+  '--allow-path': 'allowPath',
+};
+
 export function parseHookArgs(
   argv: readonly string[],
 ): { assistant: string; options: HookCommandOptions } | string {
@@ -25,7 +32,18 @@ export function parseHookArgs(
     const eq = arg.indexOf('=');
     const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     if (name === '--approve-allowed' && eq < 0) options.approveAllowed = true;
-    else if (name in VALUE_FLAGS) {
+    else if (name === '--audit-required' && eq < 0) options.auditRequired = true;
+    else if (name === '--no-dialect-audit' && eq < 0) options.dialectAudit = false;
+    else if (name === '--wild' && eq < 0) options.wild = true;
+    else if (name in LIST_FLAGS) {
+      // Variadic as commander reads them: the value(s) up to the next option.
+      const key = LIST_FLAGS[name]!;
+      const values = (options[key] as string[] | undefined) ?? [];
+      if (eq > 0) values.push(arg.slice(eq + 1));
+      else while (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')) values.push(argv[++i]!);
+      if (values.length === 0) return `option ${name} needs a value`;
+      (options as Record<string, unknown>)[key] = values;
+    } else if (name in VALUE_FLAGS) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) return `option ${name} needs a value`;
       (options as Record<string, unknown>)[VALUE_FLAGS[name]!] = value;
@@ -37,11 +55,39 @@ export function parseHookArgs(
   return { assistant, options };
 }
 
+/**
+ * Stdin, read so that an answer can always end the process. A blocking read of a stdin nobody closes would
+ * sit in libuv's thread pool and the process could not exit even after it answered (the stdin timeout's
+ * deny): a pipe is opened anew without blocking (`/proc/self/fd/0`, O_NONBLOCK; fdChunks polls on EAGAIN);
+ * a socket (what a Node host's `stdio: 'pipe'` is) is read through the event loop (net.Socket); a file or
+ * /dev/null is read directly.
+ */
+async function stdinSource(): Promise<AsyncIterable<Buffer> | NodeJS.ReadableStream> {
+  let st: ReturnType<typeof fstatSync> | undefined;
+  try {
+    st = fstatSync(0);
+  } catch {
+    return fdChunks(0);
+  }
+  if (st.isFIFO()) {
+    try {
+      return fdChunks(openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK));
+    } catch {
+      return fdChunks(0);
+    }
+  }
+  if (st.isSocket()) {
+    const { Socket } = await import('node:net');
+    return new Socket({ fd: 0, readable: true, writable: false });
+  }
+  return fdChunks(0);
+}
+
 /** Runs one hook call from argv (after `hook`); prints the answer and resolves with the exit code. */
 export async function hookMain(argv: readonly string[]): Promise<number> {
   const parsed = parseHookArgs(argv);
-  // The event is read from fd 0 directly, not through `process.stdin` (a net.Socket on a pipe): see fdChunks.
-  const stdin = fdChunks(0);
+  // The event is read from fd 0 without process.stdin (its getter loads the tty and stream modules).
+  const stdin = await stdinSource();
   const answer: HookAnswer =
     typeof parsed === 'string'
       ? blockingError(parsed)
