@@ -124,10 +124,11 @@ const argv = process.argv.slice(2);
 if (argv[0] !== 'hook') exitQuietlyOnClosedPipe();
 run(argv).then(
   (code) => {
-    // The hook's answer is written (synchronously, to the fds): a read still pending on a stdin that never
-    // closed (the stdin timeout) must not keep the process alive.
-    if (argv[0] === 'hook') process.exit(code);
     process.exitCode = code;
+    // The hook's answer is written (synchronously, to the fds). What is still running (a webhook delivery)
+    // may finish, but nothing keeps the process past a bound: not a read still pending on a stdin that never
+    // closed (the stdin timeout's deny), which no event-loop handle would end.
+    if (argv[0] === 'hook') setTimeout(() => process.exit(code), 10_000).unref();
   },
   (error) => {
     process.stderr.write(`toolgate: internal error: ${error?.stack ?? String(error)}\n`);

@@ -14,7 +14,8 @@ export function fdChunks(fd: number, chunkSize = 64 * 1024): AsyncIterable<Buffe
         const n = await new Promise<number>((resolve, reject) => {
           const attempt = () =>
             read(fd, buffer, 0, chunkSize, null, (error, bytes) => {
-              if (error?.code === 'EAGAIN') setTimeout(attempt, 2);
+              // Unref'd: polling alone keeps nothing alive (the reader's deadline does, until it answers).
+              if (error?.code === 'EAGAIN') setTimeout(attempt, 2).unref();
               else if (error?.code === 'EOF') resolve(0);
               else if (error) reject(error);
               else resolve(bytes);

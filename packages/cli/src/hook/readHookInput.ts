@@ -46,8 +46,6 @@ async function readIterable(
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StdinTimeoutError(timeoutMs, size)), timeoutMs);
-    // A read still waiting on an open stdin must not keep the process alive once it has answered.
-    timer.unref?.();
   });
   const it = chunksOf[Symbol.asyncIterator]();
   try {
