@@ -984,6 +984,18 @@ export class Analyser {
     else this.emit({ ...f, value: dir, glob: -1 }, 'list', 'glob');
   }
 
+  /** Whether this line writes `f` itself (a path write, or a write whose target is not known). */
+  private writtenAsFile(f: Field): boolean {
+    const absolute = f.value.startsWith('/') || f.tilde;
+    const cwd = absolute ? this.ctx.cwd : this.state.cwds.length === 1 ? this.state.cwds[0] : null;
+    if (cwd == null) return true;
+    const r = this.resolve(f.value, cwd, f.tilde, true);
+    if (!r.certain || r.real === null) return true;
+    return this.accesses.some(
+      (a) => a.op === 'write' && (!a.certain || (a.scope === 'path' && a.realPath === r.real)),
+    );
+  }
+
   /** Runs argv: looks the command up and hands it its operands. */
   exec(fields: readonly Field[], depth: number): void {
     const head = fields[0];
@@ -1007,7 +1019,14 @@ export class Analyser {
         // is a program whose own effects are unknown.
         this.emit(head, 'read', `${name}:exec`);
         const content = this.readContent(head, 256 * 1024);
-        if ('uncertain' in content && /written by this command line/.test(content.uncertain)) {
+        // Written as a file by this line (a redirect, a heredoc, a copy of one file): code nobody has seen.
+        // A file a whole-tree write brings (`python3 -m venv .venv && .venv/bin/pip …`) is an installed
+        // program like any other.
+        if (
+          'uncertain' in content &&
+          /written by this command line/.test(content.uncertain) &&
+          this.writtenAsFile(head)
+        ) {
           this.uncertain(
             head.raw,
             'write',

@@ -137,7 +137,8 @@ function compose(cx: CommandContext, args: readonly Field[]): void {
   const envFiles = args.filter((_f, k) => args[k - 1]?.value === '--env-file');
   const join = (f: Field, name: string): Field => ({ ...f, value: `${f.value.replace(/\/+$/, '')}/${name}` });
   if (envFiles.length > 0) for (const f of envFiles) cx.read(f, { tag: 'env-file' });
-  else cx.read(join(project, '.env'), { tag: 'env-file' });
+  // The default `.env` is read only when it exists (a named --env-file is read, or fails, regardless).
+  else if (cx.exists(join(project, '.env'))) cx.read(join(project, '.env'), { tag: 'env-file' });
   for (const f of files) cx.read(f, { tag: 'compose-file' });
   if (args.some((f) => f.uncertain !== undefined)) cx.uncertain('docker compose: an argument is not known');
   if (args.some((f) => ['up', 'build', 'run', 'create'].includes(f.value)))

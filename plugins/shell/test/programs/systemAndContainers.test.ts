@@ -39,8 +39,11 @@ describe('docker: build contexts and compose .env files are reads', () => {
     expect(run('docker build -t acme/widgets .')).toContain(`read* ${dir}`);
     expect(run('docker buildx build --no-cache -f Dockerfile ctx')).toContain(`read* ${dir}/ctx`);
   });
-  it("compose reads the project's .env and the compose files", () => {
+  it("compose reads the project's .env (when there is one) and the compose files", () => {
+    expect(run('docker compose up -d')).not.toContain(`read ${dir}/.env`);
+    writeFileSync(join(dir, '.env'), 'K=1\n');
     expect(run('docker compose up -d')).toContain(`read ${dir}/.env`);
+    rmSync(join(dir, '.env'));
     expect(run('docker-compose -f other.yml --env-file /etc/x.env ps')).toEqual(
       expect.arrayContaining([`read ${dir}/other.yml`, 'read /etc/x.env']),
     );
@@ -74,6 +77,9 @@ describe('a shell script run by its path is analysed as shell', () => {
     chmodSync(join(dir, 'b.sh'), 0o755);
     expect(run('./a.sh')).toContain('read /etc/shadow');
     expect(run(`${dir}/b.sh`)).toContain('write /etc/cron.d/x');
+  });
+  it('a program a whole-tree write installs stays a program (python3 -m venv .venv && .venv/bin/pip …)', () => {
+    expect(result('python3 -m venv .venv && .venv/bin/pip install requests').uncertain).toBe(false);
   });
   it('a script the same line writes first is uncertain (attack)', () => {
     expect(
