@@ -340,8 +340,7 @@ export class Analyser {
     if (f.uncertain !== undefined) return { uncertain: f.uncertain };
     if (f.pipe || f.under || f.glob >= 0 || f.value === '')
       return { uncertain: `${f.raw} is not one known file` };
-    const absolute = f.value.startsWith('/') || f.tilde;
-    const cwd = absolute ? this.ctx.cwd : this.state.cwds.length === 1 ? this.state.cwds[0] : null;
+    const cwd = this.onlyCwd(f);
     if (cwd == null) return { uncertain: `${f.raw} is relative to an unknown directory` };
     const r = this.resolve(f.value, cwd, f.tilde, true);
     if (!r.certain || r.real === null) return { uncertain: r.reason ?? `${f.raw} cannot be resolved` };
@@ -984,10 +983,15 @@ export class Analyser {
     else this.emit({ ...f, value: dir, glob: -1 }, 'list', 'glob');
   }
 
+  /** The one directory `f` is relative to here; `null` when the cwd may be more than one place. */
+  private onlyCwd(f: Field): string | null {
+    if (f.value.startsWith('/') || f.tilde) return this.ctx.cwd;
+    return this.state.cwds.length === 1 ? (this.state.cwds[0] ?? null) : null;
+  }
+
   /** Whether this line writes `f` itself (a path write, or a write whose target is not known). */
   private writtenAsFile(f: Field): boolean {
-    const absolute = f.value.startsWith('/') || f.tilde;
-    const cwd = absolute ? this.ctx.cwd : this.state.cwds.length === 1 ? this.state.cwds[0] : null;
+    const cwd = this.onlyCwd(f);
     if (cwd == null) return true;
     const r = this.resolve(f.value, cwd, f.tilde, true);
     if (!r.certain || r.real === null) return true;

@@ -1,34 +1,9 @@
 import type { SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
+import { fnmatch } from './fnmatch.js';
 
 /** One test of find's expression that a walk can evaluate from a path and whether it is a directory. */
 type Test = (path: string, base: string, isDir: boolean) => boolean;
-
-/** fnmatch(3) without flags, as find uses it: `*` and `?` also match `/` and a leading dot. */
-function fnmatch(pattern: string, nocase: boolean): RegExp {
-  let re = '';
-  for (let k = 0; k < pattern.length; k++) {
-    const c = pattern[k]!;
-    if (c === '*') re += '[\\s\\S]*';
-    else if (c === '?') re += '[\\s\\S]';
-    else if (c === '\\' && k + 1 < pattern.length) re += escape(pattern[++k]!);
-    else if (c === '[') {
-      const end = pattern.indexOf(']', k + 2);
-      if (end === -1) re += '\\[';
-      else {
-        let body = pattern.slice(k + 1, end);
-        if (body.startsWith('!')) body = `^${body.slice(1)}`;
-        re += `[${body.replace(/\\/g, '\\\\')}]`;
-        k = end;
-      }
-    } else re += escape(c);
-  }
-  return new RegExp(`^${re}$`, nocase ? 'i' : '');
-}
-
-function escape(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
-}
 
 /** Tests that never open a file and are cheap to evaluate in the walk; any other test counts as true. */
 function test(primary: string, arg: Field | undefined): Test | 'true' | null {

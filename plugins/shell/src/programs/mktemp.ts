@@ -1,6 +1,7 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, parseArgs, values } from './argv.js';
+import { escapeRegExp } from './fnmatch.js';
 import { literal, unknownOptions } from './spec.js';
 
 /** `mktemp --help` (GNU coreutils 9.1): every option, with the ones taking a value. */
@@ -56,7 +57,9 @@ export const mktemp: CommandHandler = (cx) => {
       ? { ...dir, value: `${dir.value}/${name.slice(0, slash)}` }
       : literal(name.slice(0, slash) || '/');
   const x = /X+$/.exec(base)?.[0].length ?? 0;
-  const shape = new RegExp(`^${escape(base.slice(0, base.length - x))}[A-Za-z0-9]{${x}}${escape(suffix)}$`);
+  const shape = new RegExp(
+    `^${escapeRegExp(base.slice(0, base.length - x))}[A-Za-z0-9]{${x}}${escapeRegExp(suffix)}$`,
+  );
   cx.write({ ...dir, value: `${dir.value}/${base}${suffix}` }, { tag: 'template' });
   cx.write(dir, {
     scope: 'subtree',
@@ -64,7 +67,3 @@ export const mktemp: CommandHandler = (cx) => {
     filter: { name: `mktemp names ${base}${suffix}`, skips: (rel) => rel.includes('/') || !shape.test(rel) },
   });
 };
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}

@@ -1,23 +1,6 @@
 import type { SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
-
-/** A tar exclusion pattern: fnmatch with `*` matching `/` (tar's default for exclusions). */
-function pattern(p: string, nocase: boolean): RegExp {
-  let re = '';
-  for (let k = 0; k < p.length; k++) {
-    const c = p[k]!;
-    if (c === '*') re += '[\\s\\S]*';
-    else if (c === '?') re += '[\\s\\S]';
-    else if (c === '\\' && k + 1 < p.length) re += p[++k]!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    else if (c === '[' && p.indexOf(']', k + 2) !== -1) {
-      const end = p.indexOf(']', k + 2);
-      const body = p.slice(k + 1, end);
-      re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
-      k = end;
-    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`, nocase ? 'i' : '');
-}
+import { fnmatch } from './fnmatch.js';
 
 /**
  * The `--exclude` patterns in force for each member operand of `tar -c`. GNU tar's exclusions are
@@ -50,7 +33,7 @@ export function tarExcludes(
       !unknown &&
       f.uncertain === undefined
     ) {
-      const res = patterns.map((p) => pattern(p, nocase));
+      const res = patterns.map((p) => fnmatch(p, nocase));
       const root = f.value.replace(/\/+$/, '');
       const excluded = (name: string): boolean => {
         for (let at = 0; ; ) {
