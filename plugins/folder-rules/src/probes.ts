@@ -14,12 +14,12 @@ export function probeOf(c: CompiledPattern, lexical: boolean): WalkProbe {
   const literal = only?.[1];
   if (literal !== undefined) {
     const want = c.nocase ? literal.toLowerCase() : literal;
+    const matchesName = (name: string) =>
+      name.length === want.length && (c.nocase ? name.toLowerCase() : name) === want;
     return {
       lexical,
-      matches(path) {
-        const name = path.slice(path.lastIndexOf('/') + 1);
-        return name.length === want.length && (c.nocase ? name.toLowerCase() : name) === want;
-      },
+      matches: (path) => matchesName(path.slice(path.lastIndexOf('/') + 1)),
+      matchesName,
       couldMatchBeneath: () => true,
     };
   }

@@ -25,6 +25,11 @@ export const DEFAULT_WALK: Readonly<Required<SubtreeWalkOptions>> = { maxEntries
 export interface WalkProbe {
   /** The rule matches this path (the real spelling, or the lexical one for `lexical` probes). */
   matches(path: string): boolean;
+  /**
+   * Present when the rule's match depends on the last component alone (`**\/.env`): the walk asks it with
+   * the entry's name and builds no path for an entry no probe matches.
+   */
+  matchesName?(name: string): boolean;
   /** The rule could match something at or beneath this directory: the walk descends only then. */
   couldMatchBeneath(dir: string): boolean;
   /** Tested against the path as written (a deny rule matched through the spelling, not the target). */
@@ -143,10 +148,14 @@ export function walkSubtree(
       return { kind: 'unbounded', reason: `walking ${real} took more than ${bounds.maxMs} ms`, walked };
     for (const d of entries) {
       const name = d.name;
+      const isLink = d.isSymbolicLink();
+      const isDir = !isLink && d.isDirectory();
+      // The common entry costs no string: a plain file of a list (names are read, not files), or one no
+      // rule can match by its name (what a filter would skip could not change the verdict either).
+      if (!isDir && !isLink && (op === 'list' || unmatchedByName(dir.scope, name))) continue;
       const rel = dir.rel === '' ? name : `${dir.rel}/${name}`;
       const entryReal = join(dir.real, name);
       const entryLexical = join(dir.lexical, name);
-      const isLink = d.isSymbolicLink();
       if (isLink && follow) {
         const target = followLink(entryReal);
         if (target === undefined) {
@@ -167,7 +176,6 @@ export function walkSubtree(
         }
         continue;
       }
-      const isDir = d.isDirectory();
       if (filter?.skips(rel, isDir)) continue;
       // A list reads names: the files beneath are not opened, only the directories are listed.
       if ((op !== 'list' || isDir) && judge(entryReal, entryLexical, isLink, dir.scope)) return done();
@@ -185,6 +193,13 @@ export function walkSubtree(
   function done(): WalkResult {
     return { kind: 'done', decision, ...(cause ? { cause } : {}), walked };
   }
+}
+
+/** Every probe of the scope matches by name alone and none matches this name (so no rule can judge the entry). */
+function unmatchedByName(scope: WalkScope, name: string): boolean {
+  if (scope.needAll) return false;
+  for (const p of scope.probes) if (p.matchesName === undefined || p.matchesName(name)) return false;
+  return true;
 }
 
 /** Where a link beneath the root leads, and whether that is a directory; `undefined` if it leads nowhere. */
