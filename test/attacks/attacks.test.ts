@@ -46,6 +46,10 @@ beforeAll(() => {
   symlinkSync('loop-b', join(ws, 'loop-a'));
   symlinkSync('loop-a', join(ws, 'loop-b'));
   symlinkSync(join(ws, 'src', 'inner'), join(ws, 'inner-link'));
+  // A file link among ordinary names: a program handed the path by find or xargs opens its target.
+  mkdirSync(join(ws, 'docs'));
+  writeFileSync(join(ws, 'docs', 'readme.md'), '# docs\n');
+  symlinkSync(join(home, '.ssh', 'id_rsa'), join(ws, 'docs', 'notes.md'));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

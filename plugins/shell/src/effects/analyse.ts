@@ -191,7 +191,11 @@ export class Analyser {
         const mine = f.underFilters?.[k];
         const filter = mine && o.filter ? undefined : (mine ?? o.filter);
         const { filter: _drop, ...rest } = o;
-        this.emit(root, op, origin, { ...rest, scope: 'subtree', ...(filter ? { filter } : {}) });
+        // Each path is handed to the program by name: unless it acts on a link itself (rm), it opens a
+        // link's target — a link found beneath is judged where it leads (and a linked directory's contents
+        // with it: more than the program reaches, never less).
+        const links = o.followFinal === false ? {} : { followLinks: true };
+        this.emit(root, op, origin, { ...rest, ...links, scope: 'subtree', ...(filter ? { filter } : {}) });
       });
       return;
     }
