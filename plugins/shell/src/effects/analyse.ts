@@ -4,6 +4,7 @@ import {
   type CallContext,
   createAccess,
   expandPath,
+  isWithin,
   type Op,
   type ResolvedPath,
   resolvePath,
@@ -16,7 +17,9 @@ import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
 import { parseScript } from '../parse/parseScript.js';
 import { shellBuiltins } from '../programs/builtins.js';
+import { keepsLines } from '../programs/lineFilters.js';
 import { commandTable } from '../programs/table.js';
+import { XARGS_SPLITS } from '../programs/xargsNames.js';
 import {
   type Expanded,
   expandAssignment,
@@ -42,7 +45,7 @@ import {
 import { tildeMeaning } from '../state/tildePrefix.js';
 import { arithmetic, type CodeSink, codeInArgv } from './codeInData.js';
 import { CommandCx } from './commandCx.js';
-import type { CommandContext, EmitOptions, ExtractOptions } from './extractTypes.js';
+import type { CommandContext, EmitOptions, ExtractOptions, PrintedPaths } from './extractTypes.js';
 import { type GlobOptions, globFilter, STREAM_DEVICES } from './globFilter.js';
 import { BASH_BUILTINS, lookupInPath } from './pathLookup.js';
 import { PlannedChanges } from './plannedChanges.js';
@@ -50,6 +53,44 @@ import { readBounded, writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
 
 const MAX_ACCESSES = 20_000;
+
+/** One command of a pipeline: the paths its stdin carries, if known, and those it prints. */
+interface PipeStage {
+  node: Node;
+  input?: PrintedPaths;
+  output?: PrintedPaths;
+  take?: PipeTake;
+}
+
+/** Paths a command took from a pipe as its operands, split as xargs splits them. */
+interface PipeTake {
+  /** The real directories the paths lie beneath. */
+  roots: readonly string[];
+  /** Accesses `[from, to)` are the taking command's own. */
+  from: number;
+  to: number;
+}
+
+
+const INPUT_OPS = new Set(['<', '<>', '<&', '<<', '<<<']);
+
+/** A stage that is one simple command reading the pipe (no `<` of its own). */
+function readsPipe(n: Node): boolean {
+  return n.t === 'cmd' && !n.redirects.some((r) => INPUT_OPS.has(r.op) && (r.fd ?? 0) === 0);
+}
+
+/**
+ * A stage that is one simple command whose stdout alone goes down the pipe: redirects only of input or of
+ * another descriptor to a file (`2>/dev/null`), never one that joins stderr to stdout (`2>&1`).
+ */
+function printsToPipe(n: Node): boolean {
+  return (
+    n.t === 'cmd' &&
+    n.redirects.every((r) =>
+      INPUT_OPS.has(r.op) ? (r.fd ?? 0) === 0 : r.fd !== undefined && r.fd !== 1 && !r.op.includes('&'),
+    )
+  );
+}
 const INTEGER_DECL = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 const BIN_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin']);
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
@@ -106,6 +147,12 @@ export class Analyser {
   private readonly integers = new Set<string>();
   /** Set while analysing code a POSIX sh may run (`sh -c`): `((…))` is also read as nested subshells. */
   posix = false;
+  /** The pipeline stage being analysed: what its stdin carries and what its command prints. */
+  private stage: PipeStage | undefined;
+  /** The stage whose own command is running now (not a command nested in its words or in a script). */
+  private activeStage: PipeStage | undefined;
+  /** Paths taken from pipes and split at blanks (checked against the line's writes at the end). */
+  private readonly takes: PipeTake[] = [];
   /** One frame per function being called: the values its `local` variables hid. */
   private readonly locals: Map<string, VarValue | undefined>[] = [];
   private state: ShellState;
@@ -138,6 +185,54 @@ export class Analyser {
     this.accesses.push(a);
     this.commandOf.set(a, this.commandSeq);
     if (this.unorderedDepth > 0) this.unordered.add(a);
+  }
+
+  /** What the running command's stdin carries, when it is a pipeline stage fed known paths. */
+  pipeInput(): PrintedPaths | undefined {
+    return this.activeStage?.input;
+  }
+
+  /**
+   * The running command takes paths beneath `roots` (real directories) from its pipe, split at blanks: a
+   * name created by the same line with a blank or a quote in it would split into other paths.
+   */
+  takePipedPaths(roots: readonly string[]): void {
+    const stage = this.activeStage;
+    if (stage) stage.take = { roots, from: this.accesses.length, to: Number.POSITIVE_INFINITY };
+  }
+
+  /**
+   * After the line: a path taken from a pipe and split at blanks is one item only if no name beneath its
+   * roots holds a blank or quote. What existed was checked when it was taken; a write of the same line into
+   * the roots (other than the taking command's own) may create such a name: then the split is unknown.
+   */
+  checkPipedNames(): void {
+    for (const take of this.takes) {
+      const bad = this.accesses.find(
+        (a, k) =>
+          (k < take.from || k >= take.to) &&
+          a.op === 'write' &&
+          !this.removals.has(a) &&
+          (!a.certain ||
+            a.realPath === null ||
+            (take.roots.some(
+              (r) => isWithin(a.realPath as string, r) || (a.scope === 'subtree' && isWithin(r, a.realPath as string)),
+            ) &&
+              (a.scope !== 'path' || XARGS_SPLITS.test(a.realPath)))),
+      );
+      if (bad)
+        this.uncertain(
+          '<stdin>',
+          'read',
+          'xargs',
+          `the line writes ${bad.path} where the paths xargs splits come from: a new name may split into other paths`,
+        );
+    }
+  }
+
+  /** The running command prints these paths: the next stage of its pipeline may take them. */
+  pipeOutput(paths: PrintedPaths): void {
+    if (this.activeStage) this.activeStage.output = paths;
   }
 
   /** Runs `fn` as code whose commands may run before or after the others (a loop, a pipeline, `&`). */
@@ -742,10 +837,21 @@ export class Analyser {
         // Every part of a pipeline, and a background job, runs in a subshell.
         const items = node.t === 'pipe' ? node.items : [node.node];
         // The parts of a pipeline run at the same time, a background job beside what follows it.
+        // `|&` sends stderr down the pipe too (messages, not paths): no stage then carries known paths.
+        const stdoutOnly = node.t === 'pipe' && !src.includes('|&');
         this.unorderedRun(() => {
+          let printed: PrintedPaths | undefined;
           for (const n of items) {
             const saved = cloneState(this.state);
-            this.run(n, src, depth);
+            const outer = this.stage;
+            const stage: PipeStage = { node: n, ...(printed && readsPipe(n) ? { input: printed } : {}) };
+            this.stage = stage;
+            try {
+              this.run(n, src, depth);
+            } finally {
+              this.stage = outer;
+            }
+            printed = stdoutOnly && printsToPipe(n) ? stage.output : undefined;
             this.state = saved;
           }
         });
@@ -908,7 +1014,20 @@ export class Analyser {
     // `HOME=/etc cat ~/x`: bash expands `~` before the assignment takes effect — resolve it now.
     if (temp.length > 0) fields.splice(0, fields.length, ...fields.flatMap((f) => this.tildeNow(f)));
     for (const [n, v] of temp) writableVars(this.state).set(n, v);
-    this.exec(fields, depth);
+    const active = this.activeStage;
+    const stage = this.stage?.node === node ? this.stage : undefined;
+    this.activeStage = stage;
+    try {
+      this.exec(fields, depth);
+      // A line filter between the paths and their taker passes them on (`| grep -v test |`).
+      if (stage?.input && !stage.input.nul && !stage.output && keepsLines(fields)) stage.output = stage.input;
+    } finally {
+      this.activeStage = active;
+      if (stage?.take) {
+        stage.take.to = this.accesses.length;
+        this.takes.push(stage.take);
+      }
+    }
     for (const [n, v] of saved) {
       if (v === undefined) writableVars(this.state).delete(n);
       else writableVars(this.state).set(n, v);

@@ -1,7 +1,7 @@
 import type { Op, SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
 import type { Analyser } from './analyse.js';
-import type { CommandContext, EmitOptions } from './extractTypes.js';
+import type { CommandContext, EmitOptions, PrintedPaths } from './extractTypes.js';
 import { unknownCommand } from './unknownCommand.js';
 
 /** What a command handler sees: one small object per command (methods on the prototype, no closures). */
@@ -109,6 +109,15 @@ export class CommandCx implements CommandContext {
   }
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string } {
     return this.a.readContent(f, maxBytes);
+  }
+  stdinPaths(): PrintedPaths | undefined {
+    return this.a.pipeInput();
+  }
+  takePipedPaths(roots: readonly string[]): void {
+    this.a.takePipedPaths(roots);
+  }
+  printsPaths(paths: PrintedPaths): void {
+    this.a.pipeOutput(paths);
   }
   fromStdin(raw: string): Field {
     return {

@@ -43,6 +43,7 @@ export function extractAccesses(
     metacharacters = findMetacharacters(command);
     const script = parseScript(command, options.parse ?? 'auto');
     analyser.script(script, 0);
+    analyser.checkPipedNames();
   } catch (err) {
     if (err instanceof BudgetExceeded) {
       // Never a hang: what the walk found so far stands, and the rest is one uncertain access.

@@ -120,6 +120,18 @@ export interface CommandContext {
   /** A field whose value comes from stdin (xargs): any access on it is uncertain. */
   fromStdin(raw: string): Field;
   /**
+   * The paths this command's stdin carries, when it is a pipe from a command that prints only paths of a
+   * known set (`find src -name '*.ts' | xargs wc -l`); `undefined` when stdin is anything else.
+   */
+  stdinPaths(): PrintedPaths | undefined;
+  /**
+   * The command takes paths beneath these real directories from its pipe, split at blanks (xargs without
+   * `-0`): the line must not create a name there that would split differently (checked after the line).
+   */
+  takePipedPaths(roots: readonly string[]): void;
+  /** This command prints only paths of this set, one a line (or NUL-terminated), on stdout. */
+  printsPaths(paths: PrintedPaths): void;
+  /**
    * Reads a file the command consumes, for content-aware analysis (`source F`, `npm run X`'s package.json,
    * `sha256sum -c F`). Returns `null` — and the caller must then be uncertain — when the path is not known
    * for certain, is not a regular file, is larger than `maxBytes` (default 256 KiB), cannot be read, or may
@@ -131,3 +143,12 @@ export interface CommandContext {
 }
 
 export type CommandHandler = (cx: CommandContext) => void;
+
+/** Paths a command prints for the next command of a pipeline: every path beneath `roots`, as found. */
+export interface PrintedPaths {
+  roots: readonly Field[];
+  /** Per root, the entries the printed paths cannot be (find's tests). */
+  filters: readonly (SubtreeFilter | undefined)[];
+  /** NUL-terminated (`-print0`) rather than one a line. */
+  nul: boolean;
+}

@@ -4,6 +4,7 @@ import { type ArgSpec, has, parseArgs, values } from './argv.js';
 import { findActionFilter } from './findFilter.js';
 import { FIND_ARG, FIND_EXEC, FIND_NEWER_XY, FIND_NOARG, FIND_STAT, FIND_WRITE } from './findPrimaries.js';
 import { literal, unknownOptions } from './spec.js';
+import { unsplittableBeneath } from './xargsNames.js';
 import { xargsItems } from './xargsSplit.js';
 
 /** More start points or items than this from a file is not everyday use: uncertain instead of slow. */
@@ -76,13 +77,20 @@ const find: CommandHandler = (cx) => {
     ...(follow || mode === '-H' ? {} : { followFinal: false }),
   };
   for (const s of starts) cx.emit(s, 'list', startOpts);
+  // What find prints: the paths found, one a line or NUL-terminated, unless an action prints anything else.
+  const printed = new Set<string>();
+  let printsOther = follow || expr.some((f) => f.value === '-files0-from');
   for (let j = 0; j < expr.length; j++) {
     const f = expr[j]!;
     const v = f.value;
     if (f.uncertain !== undefined) {
       cx.uncertain(`find: ${f.raw} may be any primary`, 'write', f.raw);
+      printsOther = true;
       continue;
     }
+    if (v === '-print' || v === '-print0') printed.add(v);
+    if (v === '-ls' || v === '-printf' || v === '-delete' || FIND_WRITE.has(v) || FIND_EXEC.has(v))
+      printsOther = true;
     if (v === '(' || v === ')' || v === '!' || v === ',' || FIND_NOARG.has(v)) {
       if (v === '-delete')
         for (const s of starts) {
@@ -138,7 +146,15 @@ const find: CommandHandler = (cx) => {
       continue;
     }
     cx.uncertain(`find: ${v} is not a primary we know`, 'write', v);
+    printsOther = true;
   }
+  const plain = starts.every((s) => s.uncertain === undefined && s.glob < 0 && !s.under && !s.pipe);
+  if (!printsOther && printed.size < 2 && plain)
+    cx.printsPaths({
+      roots: starts,
+      filters: starts.map((s) => findActionFilter(expr, expr.length, s)),
+      nul: printed.has('-print0'),
+    });
 };
 
 /** `xargs --help`, GNU findutils 4.9.0 (arities probed; `-e`, `-i`, `-l` take their value attached only). */
@@ -171,6 +187,36 @@ function delimiterOf(v: string): string | null {
 }
 
 /**
+ * The items on xargs's stdin when a pipe brings paths of a known set (`find src -name '*.ts' | xargs wc -l`):
+ * a field standing for every path beneath find's start points. Exact with `-print0 | xargs -0`; one a line,
+ * only while no name there holds a blank, newline, quote or backslash (xargs would split it into other,
+ * cwd-relative paths) — checked on what exists now, and against what the line itself writes there.
+ */
+function pipedPaths(cx: CommandContext, p: ReturnType<typeof parseArgs>): Field | undefined {
+  const paths = cx.stdinPaths();
+  if (!paths) return undefined;
+  const nul = has(p, '-0', '--null');
+  // A delimiter of its own, or NULs read as lines (and the reverse): items that are not the paths.
+  if (nul !== paths.nul || values(p, '-d', '--delimiter').length > 0) return undefined;
+  if (!nul) {
+    const reals: string[] = [];
+    for (const [k, root] of paths.roots.entries()) {
+      const real = cx.resolveDir(root);
+      if (real === null) return undefined;
+      const why = unsplittableBeneath(real, root.value, paths.filters[k]);
+      if (why === null) return undefined;
+      if (why !== undefined) {
+        cx.uncertain(`xargs splits the paths find prints at blanks: ${why}`, 'read', '<stdin>');
+        return undefined;
+      }
+      reals.push(real);
+    }
+    cx.takePipedPaths(reals);
+  }
+  return cx.under(paths.roots, '<stdin>', paths.filters);
+}
+
+/**
  * xargs CMD ARGS: CMD also gets items read from its input. From stdin they are unknown (any access on them is
  * uncertain); with `-a FILE` they are read at check time and split as xargs splits them, then CMD is analysed
  * once per command line xargs would run (`-n`, `-L`, `-I` decide how many items each gets).
@@ -183,7 +229,7 @@ const xargs: CommandHandler = (cx) => {
   const cmd = p.operands.length > 0 ? [...p.operands] : [literal('echo')];
   const files = values(p, '-a', '--arg-file');
   if (files.length === 0) {
-    const stdin = cx.fromStdin('<stdin>');
+    const stdin = pipedPaths(cx, p) ?? cx.fromStdin('<stdin>');
     if (replace !== undefined)
       cx.exec(cmd.map((f, idx) => (idx > 0 && f.value.includes(replace) ? { ...stdin, raw: f.raw } : f)));
     else cx.exec([...cmd, stdin]);

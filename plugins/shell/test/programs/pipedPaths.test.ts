@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { extractAccesses } from '../../src/index.js';
+import { context, touchesEnv } from './envJudge.js';
+
+// `find … | xargs CMD`: CMD's operands are the paths find prints, a known set (find's start points and tests),
+// exactly with -print0 | xargs -0, and one a line only while no name holds a blank or quote: xargs would
+// split `src/x .env` into `src/x` and `.env`, a path beside the cwd that find never printed.
+function tree(withEnv: boolean, splitName: boolean): string {
+  const ws = mkdtempSync(join(tmpdir(), 'tg-piped-'));
+  for (const d of ['src/lib', 'docs', 'outside']) mkdirSync(join(ws, d), { recursive: true });
+  for (const f of ['src/a.ts', 'src/lib/b.ts', 'docs/readme.md', 'outside/key']) writeFileSync(join(ws, f), 'x');
+  if (withEnv) writeFileSync(join(ws, '.env'), 'KEY=1');
+  if (splitName) writeFileSync(join(ws, 'src', 'x .env'), 'x');
+  // A link among the files: the program opens its target.
+  symlinkSync(join(ws, 'outside', 'key'), join(ws, 'docs', 'notes.md'));
+  return ws;
+}
+const clean = tree(false, false);
+const withEnv = tree(true, false);
+const split = tree(true, true);
+afterAll(() => {
+  for (const d of [clean, withEnv, split]) rmSync(d, { recursive: true, force: true });
+});
+
+const run = (ws: string, cmd: string) => extractAccesses(cmd, context(ws));
+const verdict = (ws: string, cmd: string) => touchesEnv(run(ws, cmd).accesses) ?? 'clean';
+
+describe('find | xargs: the operands are the paths find prints', () => {
+  it.each([
+    "find src -name '*.ts' | xargs wc -l",
+    "find . -name '*.ts' | xargs grep -l TODO",
+    "find . -name '*.ts' 2>/dev/null | xargs -r wc -l",
+    "find . -type f -name '*.ts' -print0 | xargs -0 wc -l",
+    "find src -type f | xargs -n 1 head -1",
+    "find . -name '*.md' -print | xargs -I{} cp {} /tmp/out/",
+    "find . -name '*.ts' | grep -v lib | xargs wc -l",
+    "find . -name '*.ts' | sort | uniq | head -n 20 | xargs wc -l",
+    "find . -name '*.ts' | grep -E -e 'a|b' | tail -5 | xargs cat",
+  ])('%s is certain and does not reach .env (twin of a false deny)', (cmd) => {
+    expect(run(withEnv, cmd).uncertain).toBe(false);
+    expect(verdict(withEnv, cmd)).toBe('clean');
+  });
+
+  it.each([
+    'find . -type f | xargs wc -l',
+    'find . -print0 | xargs -0 cat',
+    "find . -name '.e*' | xargs cat",
+  ])('%s reaches .env when it exists, and not in a tree without one', (cmd) => {
+    expect(verdict(withEnv, cmd)).not.toBe('clean');
+    expect(verdict(clean, cmd)).toBe('clean');
+  });
+
+  it('a link find prints is judged where it leads (cat opens it)', () => {
+    const reads = run(clean, "find docs -name '*.md' | xargs cat").accesses.filter((a) => a.op === 'read');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((a) => a.scope === 'subtree' && a.followLinks === true)).toBe(true);
+  });
+});
+
+describe('find | xargs: whatever is not exactly the paths find prints stays uncertain (attacks)', () => {
+  it.each([
+    // A name with a blank splits into a path beside the cwd.
+    [split, "find src -name '*.ts' -o -name '*.env' | xargs cat"],
+    [split, 'find src | xargs cat'],
+    [split, 'find src -type f | xargs -I{} cat {}'],
+    // The same line creates such a name first, or while find walks.
+    [clean, "touch 'src/y .env'; find src | xargs cat"],
+    [clean, "find src | xargs cat & touch 'src/y .env'"],
+    [clean, 'tar xf /tmp/a.tar -C src && find src | xargs cat'],
+    // stderr joins the pipe: find's messages are not paths.
+    [clean, 'find src |& xargs cat'],
+    [clean, 'find src 2>&1 | xargs cat'],
+    // NULs read as lines and lines as NUL-terminated, or a delimiter of xargs's own.
+    [clean, 'find src -print0 | xargs cat'],
+    [clean, 'find src | xargs -0 cat'],
+    [clean, "find src | xargs -d '\\n' cat"],
+    // find prints more than paths, or something else prints.
+    [clean, "find src -printf '%p\\n' | xargs cat"],
+    [clean, 'find src -ls | xargs cat'],
+    [clean, 'find src -exec echo {} \\; | xargs cat'],
+    [clean, 'echo .env $(find src) | xargs cat'],
+    [clean, 'find -L src | xargs cat'],
+    // xargs's stdin is not the pipe.
+    [clean, 'find src | xargs cat < list.txt'],
+    // Between them, a program that changes the lines.
+    [clean, 'find src | grep -o a | xargs cat'],
+    [clean, 'find src | grep -n a | xargs cat'],
+    [clean, 'find src | grep -C1 a | xargs cat'],
+    [clean, 'find src | grep a list.txt | xargs cat'],
+    [clean, 'find src | head -c 5 | xargs cat'],
+    [clean, 'find src | sed s/a/b/ | xargs cat'],
+    [clean, 'find src | sort -o x | xargs cat'],
+    [clean, 'find src -print0 | sort -z | xargs -0 cat'],
+  ])('%#: %s is uncertain', (ws, cmd) => {
+    expect(run(ws, cmd).uncertain).toBe(true);
+  });
+
+  it('the reason names the file whose name splits', () => {
+    const r = run(split, 'find src | xargs cat');
+    expect(r.accesses.find((a) => !a.certain)?.reason).toMatch(/src\/x \.env.*blank or quote/);
+  });
+});
