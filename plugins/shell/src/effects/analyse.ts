@@ -71,7 +71,6 @@ interface PipeTake {
   to: number;
 }
 
-
 const INPUT_OPS = new Set(['<', '<>', '<&', '<<', '<<<']);
 
 /** A stage that is one simple command reading the pipe (no `<` of its own). */
@@ -151,6 +150,11 @@ export class Analyser {
   private stage: PipeStage | undefined;
   /** The stage whose own command is running now (not a command nested in its words or in a script). */
   private activeStage: PipeStage | undefined;
+  /**
+   * Names this line defines as aliases: a shell that expands aliases (`shopt -s expand_aliases`, which an
+   * assistant's shell snapshot may set) runs the alias's text for a later command of that name.
+   */
+  readonly aliases = new Set<string>();
   /** Paths taken from pipes and split at blanks (checked against the line's writes at the end). */
   private readonly takes: PipeTake[] = [];
   /** One frame per function being called: the values its `local` variables hid. */
@@ -216,7 +220,9 @@ export class Analyser {
           (!a.certain ||
             a.realPath === null ||
             (take.roots.some(
-              (r) => isWithin(a.realPath as string, r) || (a.scope === 'subtree' && isWithin(r, a.realPath as string)),
+              (r) =>
+                isWithin(a.realPath as string, r) ||
+                (a.scope === 'subtree' && isWithin(r, a.realPath as string)),
             ) &&
               (a.scope !== 'path' || XARGS_SPLITS.test(a.realPath)))),
       );
@@ -988,7 +994,12 @@ export class Analyser {
     // `X=/etc cat $X/passwd`: bash expands the *old* value of X in the arguments; judge both.
     const saved = new Map<string, VarValue | undefined>();
     for (const [n, v] of temp) {
-      if (v === null || v.some((x) => x !== '') || n === 'IFS') this.dangerous(n);
+      // `IFS=, read -r a b`: the read builtin alone splits with it (a function of that name would not).
+      const reader =
+        n === 'IFS' &&
+        /^(read|mapfile|readarray)$/.test(this.text(node.words[0]!, src)) &&
+        !this.state.funcs.has(this.text(node.words[0]!, src));
+      if ((v === null || v.some((x) => x !== '') || n === 'IFS') && !reader) this.dangerous(n);
       const old = this.lookup(n);
       saved.set(n, this.state.vars.get(n));
       const uses = node.words.some((w) => new RegExp(`\\$\\{?${n}\\b`).test(this.text(w, src)));
@@ -1129,6 +1140,11 @@ export class Analyser {
     if (!head) return;
     this.commandSeq++;
     const args = fields.slice(1);
+    if (this.aliases.has(head.value)) {
+      this.uncertain(head.raw, 'write', 'command', `${head.value} may be an alias this line defines`);
+      this.unknownOperands('unknown', args);
+      return;
+    }
     if (head.uncertain !== undefined || head.glob >= 0 || head.under || head.pipe) {
       this.uncertain(head.raw, 'write', 'command', head.uncertain ?? 'the command name is a glob');
       this.unknownOperands('unknown', args);

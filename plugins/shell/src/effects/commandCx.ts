@@ -113,6 +113,9 @@ export class CommandCx implements CommandContext {
   stdinPaths(): PrintedPaths | undefined {
     return this.a.pipeInput();
   }
+  defineAlias(name: string): void {
+    this.a.aliases.add(name);
+  }
   takePipedPaths(roots: readonly string[]): void {
     this.a.takePipedPaths(roots);
   }

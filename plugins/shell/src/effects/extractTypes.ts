@@ -124,6 +124,8 @@ export interface CommandContext {
    * known set (`find src -name '*.ts' | xargs wc -l`); `undefined` when stdin is anything else.
    */
   stdinPaths(): PrintedPaths | undefined;
+  /** `alias NAME=…`: a later command named NAME may run the alias's text instead. */
+  defineAlias(name: string): void;
   /**
    * The command takes paths beneath these real directories from its pipe, split at blanks (xargs without
    * `-0`): the line must not create a name there that would split differently (checked after the line).

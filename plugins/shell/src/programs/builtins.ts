@@ -109,9 +109,15 @@ const trap: CommandHandler = (cx) => {
   else cx.script(action.value, 'trap', { newProcess: false });
 };
 
-/** Aliases are expanded later by the shell itself; we do not track them. */
+/**
+ * `alias NAME=TEXT`: defines nothing that runs now; a later command named NAME in this line may run TEXT
+ * instead (where aliases are expanded), so such a command is uncertain. A name that is not known could be any.
+ */
 const alias: CommandHandler = (cx) => {
-  if (cx.args.some((f) => f.value.includes('='))) cx.uncertain('alias definitions are not analysed');
+  for (const f of cx.args) {
+    if (f.uncertain !== undefined) cx.uncertain(`alias: ${f.raw} is not known`);
+    else if (f.value.includes('=')) cx.defineAlias(f.value.slice(0, f.value.indexOf('=')));
+  }
 };
 
 const printf: CommandHandler = (cx) => {

@@ -42,7 +42,9 @@ export function keepsLines(argv: readonly Field[]): boolean {
     case 'sort':
       return args.every((a) => SORT_SHORT.test(a) || SORT_LONG.has(a));
     case 'uniq':
-      return args.every((a) => a === '-u' || a === '-d' || a === '-i' || a === '--unique' || a === '--repeated');
+      return args.every(
+        (a) => a === '-u' || a === '-d' || a === '-i' || a === '--unique' || a === '--repeated',
+      );
     case 'grep':
     case 'egrep':
     case 'fgrep': {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { has, parseArgs, values } from './argv.js';
+import { init, inPackage, pack, pkg } from './packageFiles.js';
 import { inDir, readScripts, runScript } from './packageScripts.js';
 import { pythonPackages } from './pythonPackages.js';
 import { emitOptions, literal } from './spec.js';
@@ -117,6 +118,7 @@ const NPMRC_CODE =
 const SPEC = {
   short: 'Cwc',
   long: [
+    'pack-destination',
     'prefix',
     'dir',
     'cwd',
@@ -184,11 +186,7 @@ const SPEC = {
   ],
 };
 
-function join(dir: Field, name: string): Field {
-  return dir.value === '.'
-    ? literal(name)
-    : { ...dir, value: `${dir.value.replace(/\/+$/, '')}/${name}`, glob: -1 };
-}
+const join = inPackage;
 
 /**
  * The package directory: the nearest ancestor holding a package.json (npm, pnpm and yarn all look upwards
@@ -419,6 +417,18 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       return;
     }
     if (name === '--version' || name === '-v' || (name === 'version' && args.length === 0)) return;
+    if (name === 'init') {
+      init(cx, dir, args);
+      return;
+    }
+    if (m === 'npm' && name === 'pkg') {
+      pkg(cx, dir, args);
+      return;
+    }
+    if (m !== 'yarn' && name === 'pack') {
+      pack(cx, dir, p, ignoreScripts);
+      return;
+    }
     if (m !== 'npm') {
       // `pnpm build`, `yarn lint`: a script of that name, else a binary of node_modules/.bin.
       run(cx, m, dir, sub, args);

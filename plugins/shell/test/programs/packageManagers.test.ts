@@ -150,3 +150,37 @@ describe('python environments', () => {
     expect(extractAccesses('poetry install', context(d)).uncertain).toBe(true);
   });
 });
+
+describe('init, pkg and pack act on the project files (npm-init(1), npm-pkg(1), npm-pack(1))', () => {
+  it('npm init -y writes package.json; an initializer is a download that runs', () => {
+    const d = project({});
+    expect(accesses('npm init -y', d)).toEqual([`read ${d}/package.json`, `write ${d}/package.json`]);
+    expect(accesses('pnpm init', d)).toContain(`write ${d}/package.json`);
+    expect(extractAccesses('npm init vite@latest my-app', context(d)).uncertain).toBe(true);
+    expect(extractAccesses('npm init -y', context(d)).uncertain).toBe(false);
+  });
+
+  it('npm pkg get reads package.json, set/delete rewrite it', () => {
+    const d = project({});
+    expect(accesses('npm pkg get scripts', d)).toEqual([`read ${d}/package.json`]);
+    expect(accesses('npm pkg set scripts.x=y', d)).toContain(`write ${d}/package.json`);
+    expect(extractAccesses('npm pkg frobnicate', context(d)).uncertain).toBe(true);
+  });
+
+  it('npm pack reads every file of the package, runs prepack/prepare/postpack, writes NAME-VERSION.tgz', () => {
+    const d = mkdtempSync(join(tmpdir(), 'tg-pm-'));
+    dirs.push(d);
+    writeFileSync(
+      join(d, 'package.json'),
+      JSON.stringify({ name: '@scope/lib', version: '1.2.3', scripts: { prepack: 'cat ~/.ssh/id_rsa' } }),
+    );
+    const a = accesses('npm pack', d);
+    expect(a).toContain(`read* ${d}`);
+    expect(a).toContain(`write ${d}/scope-lib-1.2.3.tgz`);
+    expect(a).toContain('read /home/agent/.ssh/id_rsa');
+    expect(accesses('npm pack --dry-run --ignore-scripts', d)).toEqual([`read* ${d}`]);
+    // With .env beside the sources, the pack reads it (twin: denied).
+    writeFileSync(join(d, '.env'), 'K=1\n');
+    expect(verdict('npm pack --dry-run --ignore-scripts', d)).toMatch(/^deny/);
+  });
+});

@@ -11,7 +11,8 @@ import { context, touchesEnv } from './envJudge.js';
 function tree(withEnv: boolean, splitName: boolean): string {
   const ws = mkdtempSync(join(tmpdir(), 'tg-piped-'));
   for (const d of ['src/lib', 'docs', 'outside']) mkdirSync(join(ws, d), { recursive: true });
-  for (const f of ['src/a.ts', 'src/lib/b.ts', 'docs/readme.md', 'outside/key']) writeFileSync(join(ws, f), 'x');
+  for (const f of ['src/a.ts', 'src/lib/b.ts', 'docs/readme.md', 'outside/key'])
+    writeFileSync(join(ws, f), 'x');
   if (withEnv) writeFileSync(join(ws, '.env'), 'KEY=1');
   if (splitName) writeFileSync(join(ws, 'src', 'x .env'), 'x');
   // A link among the files: the program opens its target.
@@ -34,7 +35,7 @@ describe('find | xargs: the operands are the paths find prints', () => {
     "find . -name '*.ts' | xargs grep -l TODO",
     "find . -name '*.ts' 2>/dev/null | xargs -r wc -l",
     "find . -type f -name '*.ts' -print0 | xargs -0 wc -l",
-    "find src -type f | xargs -n 1 head -1",
+    'find src -type f | xargs -n 1 head -1',
     "find . -name '*.md' -print | xargs -I{} cp {} /tmp/out/",
     "find . -name '*.ts' | grep -v lib | xargs wc -l",
     "find . -name '*.ts' | sort | uniq | head -n 20 | xargs wc -l",

@@ -145,3 +145,22 @@ export function checkIgnore(g: GitCall): Plan {
 export function nothing(): Plan {
   return { gitDir: 'none', risks: [], hooks: [] };
 }
+
+/**
+ * hash-object: reads the files named (through the clean filters of `.gitattributes` unless `--no-filters`:
+ * the `content` risk); `-w` writes the object database. `--stdin-paths` takes the paths from stdin.
+ */
+export function hashObject(g: GitCall): Plan {
+  if (has(g.p, '--stdin-paths')) g.uncertain('hash-object --stdin-paths reads the paths from stdin', 'read');
+  for (const f of g.p.operands) g.path(f, 'read');
+  return {
+    gitDir: has(g.p, '-w') ? 'write' : 'read',
+    risks: has(g.p, '--no-filters') ? [] : ['content'],
+    hooks: [],
+  };
+}
+
+/** fsck: reads the object database; `--lost-found` writes what it finds into `.git/lost-found`. */
+export function fsck(g: GitCall): Plan {
+  return { gitDir: has(g.p, '--lost-found') ? 'write' : 'read', risks: [], hooks: [] };
+}

@@ -12,6 +12,8 @@ export const SUBCOMMAND_OPTIONS: Readonly<Record<string, string>> = {
     'vsbzu?M? verbose short branch show-stash ahead-behind porcelain? long null untracked-files? ignored? ignore-submodules? column? no-renames find-renames? renames',
   commit:
     'qvF:m:c:C:st:eS?aiponzu? quiet verbose file= author= date= message= reedit-message= reuse-message= fixup= squash= reset-author trailer= signoff template= edit cleanup= status gpg-sign? all include interactive patch only no-verify verify dry-run short branch ahead-behind porcelain long null amend post-rewrite untracked-files? pathspec-from-file= pathspec-file-nul allow-empty allow-empty-message',
+  'hash-object': 't:w stdin stdin-paths path= no-filters literally',
+  fsck: 'v verbose unreachable dangling no-dangling tags root cache reflogs no-reflogs full no-full connectivity-only strict lost-found progress no-progress name-objects no-name-objects',
   add: 'nvipefuNA dry-run verbose interactive patch edit force update renormalize intent-to-add all ignore-removal refresh ignore-errors ignore-missing sparse chmod= pathspec-from-file= pathspec-file-nul',
   restore:
     's:SWqm23p source= staged worktree ignore-unmerged overlay quiet recurse-submodules? progress merge conflict= ours theirs patch ignore-skip-worktree-bits pathspec-from-file= pathspec-file-nul',
