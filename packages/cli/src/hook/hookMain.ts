@@ -71,7 +71,11 @@ async function stdinSource(): Promise<AsyncIterable<Buffer> | NodeJS.ReadableStr
   }
   if (st.isFIFO()) {
     try {
-      return fdChunks(openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK), undefined, true);
+      return fdChunks(
+        openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK),
+        undefined,
+        true,
+      );
     } catch {
       return fdChunks(0);
     }
