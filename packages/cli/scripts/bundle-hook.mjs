@@ -49,6 +49,8 @@ const EXTERNAL = [
   '@toolgate/folder-rules',
   '@toolgate/audit-log',
   '@toolgate/approvals',
+  // undici and nodemailer behind it were 60% of the file: only a call with webhooks configured loads them.
+  '@toolgate/webhooks',
   'yaml',
   'smol-toml',
   'bash-parser',

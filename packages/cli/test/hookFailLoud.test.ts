@@ -123,6 +123,23 @@ describe('an audit trail that cannot be written is loud', () => {
 });
 
 describe('hook stdin is read with a timeout', () => {
+  it('an event that arrives in pieces on a socket stdin (read without node:net) is read whole and judged', async () => {
+    const child = spawnCli(['hook', 'claude-code', '--dialect', 'toolgate', '--policy', policy], {
+      ...process.env,
+      HOME: root,
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    const text = event('Read', { file_path: '/etc/passwd' });
+    child.stdin.write(text.slice(0, 40));
+    // The hook has started and polls a socket with nothing more to read (EAGAIN) before the rest comes.
+    setTimeout(() => child.stdin.end(text.slice(40)), 400);
+    expect(await exited(child)).toBe(0);
+    expect(stdout).toContain('"permissionDecision":"deny"');
+  });
+
   it('stdin that never closes: the call is blocked (exit 2) with a reason, in about the timeout', async () => {
     const r = await hook([], undefined, { TOOLGATE_HOOK_STDIN_TIMEOUT_MS: '300' });
     expect(r.code).toBe(2);

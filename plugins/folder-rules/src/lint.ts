@@ -72,7 +72,7 @@ export async function lint(policy: CompiledPolicy, options: LintOptions = {}): P
       return undefined;
     }
     try {
-      compilePattern(r, PROBE);
+      void compilePattern(r, PROBE).matchers; // matchers compile on first use
       return expandPattern(r, PROBE);
     } catch (error) {
       add('error', 'invalid-glob', (error as Error).message, r.source);

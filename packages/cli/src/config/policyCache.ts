@@ -76,7 +76,10 @@ function read(dir: string, key: CacheKey, env: NodeJS.ProcessEnv): Compiled | un
   } catch {
     return undefined;
   }
-  if (entry?.v !== 1 || !isDeepStrictEqual(entry.key, key) || !Array.isArray(entry.sources)) return undefined;
+  // The entry's key as written (JSON of a key built by this same code): a string comparison, since the deep
+  // comparison loads node:util's comparison module on every hook call. A spelling that differs is a miss.
+  if (entry?.v !== 1 || JSON.stringify(entry.key) !== JSON.stringify(key) || !Array.isArray(entry.sources))
+    return undefined;
   if (entry.sources.length === 0 || !entry.sources.some((s) => s.file === key.file)) return undefined;
   for (const s of entry.sources) if (fileSig(s.file) !== s.sig) return undefined;
   for (const [name, value] of Object.entries(entry.env)) if ((env[name] ?? null) !== value) return undefined;
