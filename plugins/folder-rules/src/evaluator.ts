@@ -220,7 +220,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
         best = r;
     };
     for (const r of index.candidates(real)) {
-      if (!applies(r, vector, access.op)) continue;
+      if (!applies(r, vector, op)) continue;
       if (anyMatch(r.compiled.matchers, real) || anyMatch(r.compiled.bases, real)) consider(r, 'path');
       else trace?.push({ rule: r.rule, matched: false });
     }
@@ -228,7 +228,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     // but a deny rule that matches the path as written also applies: fail closed on both spellings.
     if (access.path !== real) {
       for (const r of index.candidates(access.path)) {
-        if (!applies(r, vector, access.op) || r.level > 1 || matched.includes(r.rule)) continue;
+        if (!applies(r, vector, op) || r.level > 1 || matched.includes(r.rule)) continue;
         if (anyMatch(r.compiled.matchers, access.path) || anyMatch(r.compiled.bases, access.path))
           consider(r, 'lexical');
       }

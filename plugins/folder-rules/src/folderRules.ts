@@ -26,7 +26,13 @@ export interface InlineRule {
   pattern: string;
   access: RuleAccess;
   description?: string;
+  /** Only calls through this vector (`shell` commands or `file` tools), as in the toolgate dialect. */
+  vector?: 'shell' | 'file';
+  /** Only these operations (a listing counts as a read), as in the toolgate dialect. */
+  ops?: readonly ('read' | 'write')[];
 }
+
+const INLINE_KEYS = new Set(['pattern', 'access', 'description', 'vector', 'ops']);
 
 export interface FolderRulesOptions {
   /** A policy from `loadPolicy`. */
@@ -124,6 +130,20 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         throw invalid(`rules[${i}].pattern`, r?.pattern, 'expected a glob');
       if (!['deny', 'prompt', 'read', 'write'].includes(r.access))
         throw invalid(`rules[${i}].access`, r.access, 'expected deny, prompt, read or write');
+      for (const key of Object.keys(r))
+        if (!INLINE_KEYS.has(key))
+          throw invalid(
+            `rules[${i}].${key}`,
+            (r as unknown as Record<string, unknown>)[key],
+            'not a rule field',
+          );
+      if (r.vector !== undefined && r.vector !== 'shell' && r.vector !== 'file')
+        throw invalid(`rules[${i}].vector`, r.vector, 'expected shell or file');
+      if (
+        r.ops !== undefined &&
+        (!Array.isArray(r.ops) || r.ops.length === 0 || r.ops.some((o) => o !== 'read' && o !== 'write'))
+      )
+        throw invalid(`rules[${i}].ops`, r.ops, 'expected a non-empty list of read and write');
       const block = r.pattern.startsWith('!');
       return {
         pattern: block ? r.pattern.slice(1) : r.pattern,
@@ -131,6 +151,8 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         source: `inline#rules[${i}]`,
         ...(block ? { block } : {}),
         ...(r.description !== undefined ? { description: r.description } : {}),
+        ...(r.vector !== undefined ? { vector: r.vector } : {}),
+        ...(r.ops !== undefined ? { ops: [...r.ops] } : {}),
       };
     });
     if (options.mode !== undefined && options.mode !== 'tiered' && options.mode !== 'first-match')
