@@ -94,6 +94,8 @@ export function buildTemplate(dir: string): void {
   git('add', '-A');
   git('commit', '-q', '-m', 'init');
   execFileSync('tar', ['cf', 'docs.tar', 'docs'], { cwd: ws });
+  execFileSync('tar', ['czf', 'docs.tgz', 'docs'], { cwd: ws });
+  execFileSync('zip', ['-qr', 'docs.zip', 'docs'], { cwd: ws });
 }
 
 /** The template held in memory: one entry per directory, file (with its bytes and mode) or link. */

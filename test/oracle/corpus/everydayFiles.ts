@@ -146,6 +146,13 @@ export const everydayFiles: string[] = [
   'tar xf docs.tar -C out 2>/dev/null || (mkdir out && tar xf docs.tar -C out)',
   'tar xf docs.tar',
   'mkdir x && tar xf docs.tar -C x',
+  // Extraction judged by the member names the archive holds (read at check time).
+  'mkdir x && tar xzf docs.tgz -C x',
+  'mkdir x && tar -xzf docs.tgz --strip-components=1 -C x',
+  'tar xf missing.tar 2>/dev/null; true',
+  'unzip -q docs.zip -d x',
+  'unzip -qo docs.zip',
+  'unzip -qj docs.zip -d flat',
   'gzip -k README.md',
   'gzip -c notes.txt > notes.gz',
   'zip -q -r src.zip src',

@@ -17,6 +17,7 @@ import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
 import { parseScript } from '../parse/parseScript.js';
 import { shellBuiltins } from '../programs/builtins.js';
+import { readBinaryBounded } from '../programs/git/readBinaryBounded.js';
 import { keepsLines } from '../programs/lineFilters.js';
 import { commandTable } from '../programs/table.js';
 import { XARGS_SPLITS } from '../programs/xargsNames.js';
@@ -442,6 +443,22 @@ export class Analyser {
   }
 
   readContent(f: Field, maxBytes = 256 * 1024): { text: string; path: string } | { uncertain: string } {
+    const at = this.contentPath(f);
+    return typeof at === 'string' ? readBounded(at, maxBytes) : at;
+  }
+
+  /** `readContent` for a binary file (an archive): its bytes, or why they cannot be known. */
+  readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string } {
+    const at = this.contentPath(f);
+    if (typeof at !== 'string') return at;
+    const bytes = readBinaryBounded(at, maxBytes);
+    return bytes === null
+      ? { uncertain: `cannot read ${at} (or it is larger than ${maxBytes} bytes)` }
+      : { bytes, path: at };
+  }
+
+  /** The real path of a file whose content the analysis reads, or why it cannot be read with certainty. */
+  private contentPath(f: Field): string | { uncertain: string } {
     if (f.uncertain !== undefined) return { uncertain: f.uncertain };
     if (f.pipe || f.under || f.glob >= 0 || f.value === '')
       return { uncertain: `${f.raw} is not one known file` };
@@ -451,7 +468,7 @@ export class Analyser {
     if (!r.certain || r.real === null) return { uncertain: r.reason ?? `${f.raw} cannot be resolved` };
     if (writtenBefore(this.accesses, r.real))
       return { uncertain: `${f.raw} may be written by this command line before it is read` };
-    return readBounded(r.real, maxBytes);
+    return r.real;
   }
 
   exists(f: Field): boolean {

@@ -110,6 +110,9 @@ export class CommandCx implements CommandContext {
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string } {
     return this.a.readContent(f, maxBytes);
   }
+  readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string } {
+    return this.a.readBytes(f, maxBytes);
+  }
   stdinPaths(): PrintedPaths | undefined {
     return this.a.pipeInput();
   }

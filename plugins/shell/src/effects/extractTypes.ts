@@ -142,6 +142,8 @@ export interface CommandContext {
   /** `shopt -s dotglob` / `nocaseglob` (or an unknown shopt): later globs match dotfiles / ignore case. */
   globOptions(o: { dot?: boolean; nocase?: boolean }): void;
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string };
+  /** `readContent` for a binary file (an archive's member list): its bytes, or why they cannot be known. */
+  readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string };
 }
 
 export type CommandHandler = (cx: CommandContext) => void;

@@ -1,5 +1,6 @@
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
+import { extractMembers, memberPath, tarMembers } from './archiveMembers.js';
 import { TAR } from './archiveOptions.js';
 import { has, type ParsedArgs, parseArgs, values } from './argv.js';
 import { emitOptions, literal } from './spec.js';
@@ -132,11 +133,19 @@ export const tar: CommandHandler = (cx) => {
   } else if (extract && !has(p, '-O', '--to-stdout')) {
     // Members named on the command line are still only known to lie beneath the extraction directory.
     const into = base ?? literal('.');
-    // The members' names are in the archive, not known here: a new `.env` among them is a write of it.
-    cx.write(into, {
-      scope: 'subtree',
-      tag: 'extract',
-      unknownNames: 'tar -x creates the names its archive holds',
+    // The members' names are in the archive, read here: a `.env` among them is a write of it.
+    const strip = values(p, '--strip-components', '--strip').at(-1);
+    const renames = p.opts.some((o) => o.name === '--transform' || o.name === '--xform');
+    const badStrip = strip !== undefined && !/^\d+$/.test(strip.value);
+    extractMembers(cx, archive, into, {
+      read: tarMembers,
+      place: (name) => memberPath(name, strip ? Number(strip.value) : 0),
+      what: 'tar -x',
+      ...(renames
+        ? { unknown: '--transform renames them' }
+        : badStrip
+          ? { unknown: '--strip-components is not known' }
+          : {}),
     });
     const top = oneTopLevel(cx.args);
     if (top && top.value !== '') {
@@ -146,6 +155,5 @@ export const tar: CommandHandler = (cx) => {
     }
     // `-P` keeps absolute names and `..`: members may land anywhere.
     if (has(p, '-P', '--absolute-names')) cx.uncertain('tar -P extracts members to absolute paths');
-    cx.taint(into);
   }
 };

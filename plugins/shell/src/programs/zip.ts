@@ -1,5 +1,6 @@
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
+import { extractMembers, memberPath, zipMembers } from './archiveMembers.js';
 import { literal } from './spec.js';
 
 // Info-ZIP zip 3.0 and unzip 6.0 have their own option parsers (zip -h2, unzip -hh): multi-letter options
@@ -188,10 +189,13 @@ export const unzip: CommandHandler = (cx: CommandContext) => {
   if (archive) cx.read(archive, { tag: 'archive' });
   if (['l', 't', 'p', 'v', 'Z', 'c', 'z'].some((c) => letters.has(c))) return;
   const dir = into ?? literal('.');
-  cx.write(dir, {
-    scope: 'subtree',
-    tag: 'extract',
-    unknownNames: 'unzip creates the names its archive holds',
+  // `-j` junks the directories: every member lands in DIR by its last name.
+  extractMembers(cx, archive, dir, {
+    read: zipMembers,
+    place: (name) => {
+      const at = memberPath(name);
+      return at && letters.has('j') ? at.slice(at.lastIndexOf('/') + 1) : at;
+    },
+    what: 'unzip',
   });
-  cx.taint(dir);
 };

@@ -51,8 +51,12 @@ describe('docker: build contexts and compose .env files are reads', () => {
 });
 
 describe('extraction creates names nobody has seen: the worst case applies', () => {
-  it('tar -x and unzip mark their target as unknown beneath', () => {
-    for (const cmd of ['tar xzf /tmp/a.tgz', 'unzip -o /tmp/src.zip', 'tar -xf a.tar -C out']) {
+  it('tar -x and unzip of an archive they cannot read mark their target as unknown beneath', () => {
+    for (const cmd of [
+      'curl -so /tmp/a.tgz URL && tar xzf /tmp/a.tgz',
+      'unzip -o - < x',
+      'cat a.tar | tar -x -C out',
+    ]) {
       const w = result(cmd).accesses.find((a) => a.op === 'write' && a.scope === 'subtree');
       expect(w?.unknownContents, cmd).toMatch(/creates the names/);
     }
