@@ -106,6 +106,16 @@ async function runHookBundle(argv) {
   return code;
 }
 
+/**
+ * Runs `toolgate run` from dist/hook-bundle/run.cjs (src/run/runMain.ts, bundled beside the hook); undefined
+ * when the bundle was not built or the arguments are not in the plain form it reads (the full CLI runs them).
+ */
+async function runRunBundle(argv) {
+  const file = join(__dirname, '..', 'dist', 'hook-bundle', 'run.cjs');
+  if (!existsSync(file)) return undefined;
+  return require(file).runMain(argv);
+}
+
 async function run(argv) {
   // `--help` goes to the full CLI, which documents the hook's flags.
   if (argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h')) {
@@ -114,6 +124,11 @@ async function run(argv) {
     const { hookMain } = await import('../dist/hook/hookMain.js');
     return hookMain(argv.slice(1));
   }
+  if (argv[0] === 'run') {
+    const code = await runRunBundle(argv.slice(1));
+    if (code !== undefined) return code;
+    exitQuietlyOnClosedPipe();
+  }
   const { main } = await import('../dist/main.js');
   return main(argv);
 }
@@ -121,7 +136,8 @@ async function run(argv) {
 const argv = process.argv.slice(2);
 // The hook writes through fds directly (src/hook/writeOut.ts); touching process.stdout here would load the
 // stream modules it avoids.
-if (argv[0] !== 'hook') exitQuietlyOnClosedPipe();
+// `run` writes through fds too (its fallback to the full CLI sets this up).
+if (argv[0] !== 'hook' && argv[0] !== 'run') exitQuietlyOnClosedPipe();
 run(argv).then(
   (code) => {
     process.exitCode = code;
