@@ -107,13 +107,47 @@ async function runHookBundle(argv) {
 }
 
 /**
- * Runs `toolgate run` from dist/hook-bundle/run.cjs (src/run/runMain.ts, bundled beside the hook); undefined
+ * Runs `toolgate run` from dist/hook-bundle/run.cjs (src/run/runMain.ts, bundled beside the hook) with a V8
+ * code cache, as runHookBundle does (one cache, `code/run-<id>.bin`, written after the first run); undefined
  * when the bundle was not built or the arguments are not in the plain form it reads (the full CLI runs them).
  */
 async function runRunBundle(argv) {
   const file = join(__dirname, '..', 'dist', 'hook-bundle', 'run.cjs');
   if (!existsSync(file)) return undefined;
-  return require(file).runMain(argv);
+  const { Script } = require('node:vm');
+  const st = statSync(file);
+  const dir = cacheDir(process.env);
+  const name = `run-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}-${st.ino}.bin`;
+  const cachePath = dir && join(dir, 'code', name);
+  let cachedData;
+  try {
+    cachedData = cachePath && readFileSync(cachePath);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,
+    { filename: file, ...(cachedData ? { cachedData } : {}) },
+  );
+  const mod = { exports: {} };
+  script
+    .runInThisContext()
+    .call(mod.exports, mod.exports, require('node:module').createRequire(file), mod, file, dirname(file));
+  const code = await mod.exports.runMain(argv);
+  if (cachePath && code !== undefined && (!cachedData || script.cachedDataRejected)) {
+    try {
+      mkdirSync(dirname(cachePath), { recursive: true, mode: 0o700 });
+      const tmp = `${cachePath}.${process.pid}.tmp`;
+      writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      renameSync(tmp, cachePath);
+      for (const other of readdirSync(dirname(cachePath)))
+        if (other.startsWith('run-') && other !== name)
+          rmSync(join(dirname(cachePath), other), { force: true });
+    } catch {
+      // no cache: the next run compiles again
+    }
+  }
+  return code;
 }
 
 async function run(argv) {
