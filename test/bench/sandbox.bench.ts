@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 //     the host runs `bwrap … -- true` (no Node at run time);
 //   - `toolgate run -- true` as a command (bin/toolgate.cjs, what `toolgate` is): Node, the run bundle, the
 //     cached policy, the mounts compiled afresh (the glob walk), then the same bwrap.
-// For reference: `node -e 0` (Node's own start, the floor of any Node command) and `toolgate run` through the
-// full ES-module CLI (commander and every command), the way it ran before it had a bundle.
+// For reference: `node -e 0` (Node's own start, the floor of any Node command), `toolgate run --print` (all
+// of it but bubblewrap: Node, bundle, policy, mounts) and `toolgate run` through the full ES-module CLI
+// (commander and every command), the way it ran before it had a bundle.
 // Every case runs as a whole process, interleaved round by round (the order rotating) so machine load hits
 // all alike; medians and the interquartile range of ROUNDS rounds.
 const CLI = fileURLToPath(new URL('../../packages/cli/', import.meta.url));
@@ -67,6 +68,12 @@ export default async function sandboxBench(): Promise<void> {
       { name: 'true', cmd: 'true', args: [], goal: false },
       { name: 'bwrap … -- true (hook / API / gateway)', cmd: argv[0]!, args: argv.slice(1), goal: true },
       { name: 'node -e 0 (reference: Node start)', cmd: process.execPath, args: ['-e', '0'], goal: false },
+      {
+        name: 'toolgate run --print -- true (all but bwrap)',
+        cmd: process.execPath,
+        args: [BIN, 'run', '--policy', policy, '--print', '--', 'true'],
+        goal: false,
+      },
       { name: 'toolgate run -- true', cmd: process.execPath, args: [BIN, ...runArgs], goal: true },
       {
         name: 'toolgate run via the full ES-module CLI (reference)',
@@ -105,7 +112,7 @@ export default async function sandboxBench(): Promise<void> {
     console.table(rows);
     const added = (i: number) => (quantile(samples[i]!, 0.5) - plain).toFixed(1);
     console.log(
-      `goal ≤ ${GOAL_MS} ms added — hook / API / gateway path (bwrap, argv computed at decision time): ${added(1)} ms; toolgate run: ${added(3)} ms, of which Node's own start is ${added(2)} ms`,
+      `goal ≤ ${GOAL_MS} ms added — hook / API / gateway path (bwrap, argv computed at decision time): ${added(1)} ms; toolgate run: ${added(4)} ms, of which Node's own start is ${added(2)} ms`,
     );
   } finally {
     rmSync(root, { recursive: true, force: true });
