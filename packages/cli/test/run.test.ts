@@ -258,6 +258,49 @@ describe('toolgate run: start-up caches never change what is enforced', () => {
   });
 });
 
+describe('toolgate run: what the next toolgate process trusts stays read-only inside', () => {
+  // `~/.cache/**: write` is what docs/sandbox.md suggests for a workload that needs a cache. Toolgate's own
+  // cache is in there: a command that could rewrite a compiled policy in it would choose the policy of every
+  // later run and hook call, outside the sandbox.
+  it('a sandboxed command cannot rewrite the compiled-policy cache, even where the policy lets it write', () => {
+    const file = join(root, 'cache-writable.yaml');
+    writeFileSync(
+      file,
+      [
+        'default: read',
+        'rules:',
+        '  - { pattern: "<workspace>/**", access: write }',
+        '  - { pattern: "~/.cache/**", access: write }',
+        '  - { pattern: "~/.ssh/**", access: deny }',
+        '',
+      ].join('\n'),
+    );
+    const runWith = (command: string[]) =>
+      spawnSync(process.execPath, [BIN, 'run', '--policy', file, '--', ...command], {
+        cwd: ws,
+        env: env(),
+        encoding: 'utf8',
+      });
+    expect(runWith(['true']).status).toBe(0);
+    const forge = [
+      "const fs = require('node:fs');",
+      "const dir = process.env.HOME + '/.cache/toolgate/policies/';",
+      'for (const name of fs.readdirSync(dir)) {',
+      '  const entry = JSON.parse(fs.readFileSync(dir + name));',
+      "  entry.policy.rules = entry.policy.rules.filter((r) => r.access !== 'deny');",
+      '  fs.writeFileSync(dir + name, JSON.stringify(entry));',
+      '}',
+    ].join('\n');
+    const attack = runWith(['node', '-e', forge]);
+    expect(attack.status).not.toBe(0);
+    expect(attack.stderr).toMatch(/EROFS/);
+    expect(runWith(['sh', '-c', 'echo other > ~/.cache/other && cat ~/.cache/other']).stdout).toBe('other\n');
+    const after = runWith(['cat', join(home, '.ssh', 'id_rsa')]);
+    expect(after.status).not.toBe(0);
+    expect(after.stdout).not.toMatch(/CANARY/);
+  });
+});
+
 describe('toolgate run: arguments', () => {
   it('what the fast path does not read goes to the full CLI: --help, no --, an unknown option', () => {
     const help = spawnSync(process.execPath, [BIN, 'run', '--help'], { encoding: 'utf8' });

@@ -3,6 +3,7 @@ import type { Access, CallContext } from '@toolgate/core';
 import { createAccess } from '@toolgate/core';
 import { runSandboxed, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
 import { loadConfig } from '../config/loadConfig.js';
+import { sandboxReadOnlyDirs } from '../config/policyCache.js';
 import { UsageError } from '../exitCodes.js';
 import { writeOut } from '../hook/writeOut.js';
 
@@ -60,7 +61,7 @@ export async function runSandboxCommand(command: string[], o: RunCommandOptions)
       createAccess(p, 'write', ctx, { origin: 'cli:--approve-write', scope: 'subtree' }),
     ),
   ];
-  const box = sandbox({ policy, mode: 'always' });
+  const box = sandbox({ policy, mode: 'always', readOnly: sandboxReadOnlyDirs(env) });
   let argv: string[];
   try {
     argv = [...box.prefix(ctx, approved), ...command];
