@@ -181,6 +181,26 @@ describe('installed with npm into an empty directory', () => {
     }
   });
 
+  it('the installed toolgate run (its bundle; the policy loader lazily from node_modules) masks ~/.ssh', () => {
+    const home = join(work, 'home');
+    mkdirSync(join(home, '.ssh'), { recursive: true });
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'CANARY-SSH');
+    const policy = join(work, 'run-policy.yaml');
+    writeFileSync(policy, 'default: read\nrules:\n  - { pattern: "~/.ssh/**", access: deny }\n');
+    const bin = join(app, 'node_modules', '.bin', 'toolgate');
+    // twice: the first run compiles and caches the policy and the code, the second uses both
+    for (let i = 0; i < 2; i++) {
+      const r = spawnSync(bin, ['run', '--policy', policy, '--', 'sh', '-c', 'echo ran; cat ~/.ssh/id_rsa'], {
+        cwd: app,
+        encoding: 'utf8',
+        env: { ...env, HOME: home },
+      });
+      expect(r.stdout).toBe('ran\n');
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/id_rsa/);
+    }
+  });
+
   it('npx toolgate demo runs (no devDependency needed) and shows denies', () => {
     const r = run('npx', ['--no-install', 'toolgate', 'demo']);
     expect(r.stderr.replace(/npm warn.*\n/g, '')).toBe('');

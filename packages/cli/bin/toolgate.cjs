@@ -106,6 +106,50 @@ async function runHookBundle(argv) {
   return code;
 }
 
+/**
+ * Runs `toolgate run` from dist/hook-bundle/run.cjs (src/run/runMain.ts, bundled beside the hook) with a V8
+ * code cache, as runHookBundle does (one cache, `code/run-<id>.bin`, written after the first run); undefined
+ * when the bundle was not built or the arguments are not in the plain form it reads (the full CLI runs them).
+ */
+async function runRunBundle(argv) {
+  const file = join(__dirname, '..', 'dist', 'hook-bundle', 'run.cjs');
+  if (!existsSync(file)) return undefined;
+  const { Script } = require('node:vm');
+  const st = statSync(file);
+  const dir = cacheDir(process.env);
+  const name = `run-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}-${st.ino}.bin`;
+  const cachePath = dir && join(dir, 'code', name);
+  let cachedData;
+  try {
+    cachedData = cachePath && readFileSync(cachePath);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,
+    { filename: file, ...(cachedData ? { cachedData } : {}) },
+  );
+  const mod = { exports: {} };
+  script
+    .runInThisContext()
+    .call(mod.exports, mod.exports, require('node:module').createRequire(file), mod, file, dirname(file));
+  const code = await mod.exports.runMain(argv);
+  if (cachePath && code !== undefined && (!cachedData || script.cachedDataRejected)) {
+    try {
+      mkdirSync(dirname(cachePath), { recursive: true, mode: 0o700 });
+      const tmp = `${cachePath}.${process.pid}.tmp`;
+      writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      renameSync(tmp, cachePath);
+      for (const other of readdirSync(dirname(cachePath)))
+        if (other.startsWith('run-') && other !== name)
+          rmSync(join(dirname(cachePath), other), { force: true });
+    } catch {
+      // no cache: the next run compiles again
+    }
+  }
+  return code;
+}
+
 async function run(argv) {
   // `--help` goes to the full CLI, which documents the hook's flags.
   if (argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h')) {
@@ -114,6 +158,11 @@ async function run(argv) {
     const { hookMain } = await import('../dist/hook/hookMain.js');
     return hookMain(argv.slice(1));
   }
+  if (argv[0] === 'run') {
+    const code = await runRunBundle(argv.slice(1));
+    if (code !== undefined) return code;
+    exitQuietlyOnClosedPipe();
+  }
   const { main } = await import('../dist/main.js');
   return main(argv);
 }
@@ -121,7 +170,8 @@ async function run(argv) {
 const argv = process.argv.slice(2);
 // The hook writes through fds directly (src/hook/writeOut.ts); touching process.stdout here would load the
 // stream modules it avoids.
-if (argv[0] !== 'hook') exitQuietlyOnClosedPipe();
+// `run` writes through fds too (its fallback to the full CLI sets this up).
+if (argv[0] !== 'hook' && argv[0] !== 'run') exitQuietlyOnClosedPipe();
 run(argv).then(
   (code) => {
     process.exitCode = code;

@@ -60,6 +60,11 @@ const EXTERNAL = [
 const FOLDER_RULES_INDEX = `export { folderRules } from './folderRules.ts';
 export { DIALECTS, loadPolicy } from './loadPolicy.js';`;
 
+// What the sandbox compiler uses of folder-rules (the evaluator): bundled, not the whole package from
+// node_modules (`toolgate run` and a sandboxed hook call).
+const SANDBOX_SRC = join(repo, 'packages', 'sandbox', 'src');
+const SANDBOX_FOLDER_RULES = "export { evaluatorFor } from './evaluator.ts';";
+
 // Every function node:crypto exports (a namespace import, as nodemailer behind the webhooks package does,
 // needs them all), each loading the module on its first call.
 const CRYPTO_FUNCTIONS = Object.entries(await import('node:crypto'))
@@ -76,10 +81,16 @@ const lazyPlugin = {
   setup(b) {
     b.onResolve({ filter: /^@toolgate\/folder-rules$/ }, (args) => {
       if (args.namespace === 'tg-facade') return { path: args.path, external: true };
+      if (args.importer.startsWith(SANDBOX_SRC)) return { path: 'evaluator', namespace: 'tg-evaluator' };
       return args.importer.startsWith(join(cli, 'src'))
         ? { path: 'folder-rules', namespace: 'tg-index' }
         : undefined;
     });
+    b.onLoad({ filter: /.*/, namespace: 'tg-evaluator' }, () => ({
+      contents: SANDBOX_FOLDER_RULES,
+      loader: 'js',
+      resolveDir: FOLDER_RULES_SRC,
+    }));
     b.onLoad({ filter: /.*/, namespace: 'tg-index' }, () => ({
       contents: FOLDER_RULES_INDEX,
       loader: 'js',
@@ -132,7 +143,8 @@ ${LAZY[args.path].facade}`,
 const outdir = join(cli, 'dist', 'hook-bundle');
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { hook: join(cli, 'src', 'hook', 'hookMain.ts') },
+  // run: `toolgate run` (src/run/runMain.ts), the same way and with the same lazy parts, in its own file.
+  entryPoints: { hook: join(cli, 'src', 'hook', 'hookMain.ts'), run: join(cli, 'src', 'run', 'runMain.ts') },
   outdir,
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -157,10 +169,12 @@ const result = await build({
   charset: 'ascii',
 });
 // runHookBundle.ts reads the file as latin1 (fastest decode): that is exact only for pure ASCII.
-const bundled = readFileSync(join(outdir, 'hook.cjs'));
-const offset = bundled.findIndex((byte) => byte > 0x7f);
-if (offset >= 0)
-  throw new Error(`dist/hook-bundle/hook.cjs is not pure ASCII (byte ${offset}); see runHookBundle.ts`);
+for (const name of ['hook.cjs', 'run.cjs']) {
+  const bundled = readFileSync(join(outdir, name));
+  const offset = bundled.findIndex((byte) => byte > 0x7f);
+  if (offset >= 0)
+    throw new Error(`dist/hook-bundle/${name} is not pure ASCII (byte ${offset}); see runHookBundle.ts`);
+}
 writeFileSync(join(outdir, 'package.json'), '{"type":"commonjs"}\n');
 if (process.argv.includes('--report')) {
   const out = Object.values(result.metafile.outputs).find((o) => o.entryPoint);

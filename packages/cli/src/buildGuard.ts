@@ -6,6 +6,7 @@ import { type ShellOptions, type ShellToolSpec, shell } from '@toolgate/shell';
 import type { CliSettings } from './config/cliSettings.js';
 import { loadConfig } from './config/loadConfig.js';
 import { loadPlugins } from './config/loadPlugins.js';
+import { sandboxReadOnlyDirs } from './config/policyCache.js';
 import { UsageError } from './exitCodes.js';
 
 /**
@@ -158,7 +159,7 @@ export async function buildGuard(options: BuildGuardOptions): Promise<BuiltGuard
   // package loads only for such a policy (a hook starts for every tool call).
   const sandboxer =
     policy.extras.sandbox === 'uncertain' || policy.extras.sandbox === 'always'
-      ? (await import('@toolgate/sandbox')).sandbox({ policy })
+      ? (await import('@toolgate/sandbox')).sandbox({ policy, readOnly: sandboxReadOnlyDirs(env) })
       : undefined;
   const guard = createGuard({
     // The file's per-agent policies are chosen by `--agent` at load, never by an agent id a client or an

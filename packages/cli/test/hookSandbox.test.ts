@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +107,31 @@ describe('claude-code hook with sandbox: uncertain', () => {
     expect(last.decision).toBe('allow');
     expect(last.sandboxed.mode).toBe('uncertain');
     expect(last.sandboxed.uncertain[0]).toMatch(/PATH_UNCERTAIN/);
+  });
+
+  it("keeps toolgate's cache read-only in the rewritten command, even where the policy lets it write", () => {
+    const file = join(root, 'cache-writable.yaml');
+    writeFileSync(
+      file,
+      [
+        'sandbox: uncertain',
+        'default: read',
+        'rules:',
+        '  - { pattern: "<workspace>/**", access: write }',
+        '  - { pattern: "~/.cache/**", access: write }',
+        '',
+      ].join('\n'),
+    );
+    const answer = hook('echo x > "$CACHE/planted"; echo y > "$HOME/.cache/other"', file);
+    const command = JSON.parse(answer.out).hookSpecificOutput.updatedInput.command as string;
+    const shell = spawnSync('/bin/bash', ['-c', command], {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home, CACHE: join(home, '.cache', 'toolgate') },
+    });
+    expect(shell.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(join(home, '.cache', 'toolgate', 'planted'))).toBe(false);
+    expect(readFileSync(join(home, '.cache', 'other'), 'utf8')).toBe('y\n');
   });
 
   it('keeps a statically denied call denied', () => {

@@ -3,6 +3,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -197,5 +198,137 @@ describe('toolgate run: no sandbox, no run', () => {
     expect(r.code).toBe(125);
     expect(r.err).toMatch(/bubblewrap is not installed/);
     expect(existsSync(join(ws, 'ran.txt'))).toBe(false);
+  });
+
+  // No probe runs before the command: bubblewrap's own refusal to build the sandbox must still be exit 125.
+  it('refuses with exit 125 when bubblewrap cannot set the sandbox up (here: a cwd it cannot enter)', () => {
+    const r = run(['sh', '-c', `echo ran > ${join(root, 'ran.txt')}`], {
+      args: ['--cwd', join(root, 'no-such-dir')],
+    });
+    expect(r.code).toBe(125);
+    expect(r.err).toMatch(/Can't chdir/);
+    expect(r.err).toMatch(/toolgate run: the command did not run/);
+    expect(existsSync(join(root, 'ran.txt'))).toBe(false);
+  });
+
+  it('exits 125 when the program cannot be executed inside the sandbox', () => {
+    const r = run(['no-such-program-anywhere']);
+    expect(r.code).toBe(125);
+    expect(r.err).toMatch(/no-such-program-anywhere/);
+  });
+});
+
+describe('toolgate run: start-up caches never change what is enforced', () => {
+  it('an edit of the policy between two runs is enforced by the next run (the compiled-policy cache is checked)', () => {
+    const file = join(root, 'edited.yaml');
+    writeFileSync(join(ws, 'notes.txt'), 'CANARY-NOTES');
+    const lines = ['default: read', 'rules:', '  - { pattern: "<workspace>/**", access: write }'];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const before = spawnSync(process.execPath, [BIN, 'run', '--policy', file, '--', 'cat', 'notes.txt'], {
+      cwd: ws,
+      env: env(),
+      encoding: 'utf8',
+    });
+    expect(before.stdout).toBe('CANARY-NOTES');
+    writeFileSync(
+      file,
+      `${[...lines, '  - { pattern: "<workspace>/notes.txt", access: deny }'].join('\n')}\n`,
+    );
+    const after = spawnSync(process.execPath, [BIN, 'run', '--policy', file, '--', 'cat', 'notes.txt'], {
+      cwd: ws,
+      env: env(),
+      encoding: 'utf8',
+    });
+    expect(after.status).not.toBe(0);
+    expect(after.stdout).not.toMatch(/CANARY/);
+  });
+
+  it('a damaged code cache is rejected and rewritten; the run is unchanged', () => {
+    const dir = join(home, '.cache', 'toolgate', 'code');
+    expect(run(['true']).code).toBe(0);
+    const cached = readdirSync(dir).filter((n) => n.startsWith('run-'));
+    expect(cached).toHaveLength(1);
+    const file = join(dir, cached[0]!);
+    const good = readFileSync(file);
+    writeFileSync(file, Buffer.alloc(good.length, 7));
+    const r = run(['sh', '-c', 'cat .env; exit 5']);
+    expect(r.code).toBe(5);
+    expect(r.out).not.toMatch(/CANARY/);
+    expect(readFileSync(file).equals(Buffer.alloc(good.length, 7))).toBe(false);
+  });
+});
+
+describe('toolgate run: what the next toolgate process trusts stays read-only inside', () => {
+  // `~/.cache/**: write` is what docs/sandbox.md suggests for a workload that needs a cache. Toolgate's own
+  // cache is in there: a command that could rewrite a compiled policy in it would choose the policy of every
+  // later run and hook call, outside the sandbox.
+  it('a sandboxed command cannot rewrite the compiled-policy cache, even where the policy lets it write', () => {
+    const file = join(root, 'cache-writable.yaml');
+    writeFileSync(
+      file,
+      [
+        'default: read',
+        'rules:',
+        '  - { pattern: "<workspace>/**", access: write }',
+        '  - { pattern: "~/.cache/**", access: write }',
+        '  - { pattern: "~/.ssh/**", access: deny }',
+        '',
+      ].join('\n'),
+    );
+    const runWith = (command: string[]) =>
+      spawnSync(process.execPath, [BIN, 'run', '--policy', file, '--', ...command], {
+        cwd: ws,
+        env: env(),
+        encoding: 'utf8',
+      });
+    expect(runWith(['true']).status).toBe(0);
+    const forge = [
+      "const fs = require('node:fs');",
+      "const dir = process.env.HOME + '/.cache/toolgate/policies/';",
+      'for (const name of fs.readdirSync(dir)) {',
+      '  const entry = JSON.parse(fs.readFileSync(dir + name));',
+      "  entry.policy.rules = entry.policy.rules.filter((r) => r.access !== 'deny');",
+      '  fs.writeFileSync(dir + name, JSON.stringify(entry));',
+      '}',
+    ].join('\n');
+    const attack = runWith(['node', '-e', forge]);
+    expect(attack.status).not.toBe(0);
+    expect(attack.stderr).toMatch(/EROFS/);
+    expect(runWith(['sh', '-c', 'echo other > ~/.cache/other && cat ~/.cache/other']).stdout).toBe('other\n');
+    const after = runWith(['cat', join(home, '.ssh', 'id_rsa')]);
+    expect(after.status).not.toBe(0);
+    expect(after.stdout).not.toMatch(/CANARY/);
+  });
+});
+
+describe('toolgate run: arguments', () => {
+  it('what the fast path does not read goes to the full CLI: --help, no --, an unknown option', () => {
+    const help = spawnSync(process.execPath, [BIN, 'run', '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/Usage: toolgate run/);
+    const noDashes = spawnSync(process.execPath, [BIN, 'run', '--policy', policy, 'false'], {
+      cwd: ws,
+      env: env(),
+    });
+    expect(noDashes.status).toBe(1);
+    const unknown = spawnSync(process.execPath, [BIN, 'run', '--bogus', '--policy', policy, '--', 'true'], {
+      encoding: 'utf8',
+      env: env(),
+    });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown option '--bogus'/);
+  });
+
+  it('a bad policy fails with exit 2 naming the file, and nothing runs', () => {
+    const bad = join(root, 'bad.yaml');
+    writeFileSync(bad, 'default: read\nrules:\n  - { pattern: "/x/**", access: sometimes }\n');
+    const r = spawnSync(process.execPath, [BIN, 'run', '--policy', bad, '--', 'sh', '-c', 'echo ran'], {
+      cwd: ws,
+      env: env(),
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(bad);
+    expect(r.stdout).toBe('');
   });
 });

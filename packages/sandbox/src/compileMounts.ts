@@ -11,6 +11,12 @@ export interface CompileOptions {
   approved?: readonly Access[];
   /** Bounds of the search for what the policy's globs match (default 50,000 entries, 2 s). */
   walk?: WalkBounds;
+  /**
+   * Absolute paths that stay read-only inside whatever the policy lets the shell write: what a later process
+   * outside the sandbox trusts (the CLI's policy and code caches — a command that could rewrite them would
+   * change the policy of every later call). Masks still win; a path that does not exist is skipped.
+   */
+  readOnly?: readonly string[];
 }
 
 const MAGIC = /[*?[\]{}()!+@]/;
@@ -107,6 +113,11 @@ export function compileMounts(
     }
   });
   for (const a of approved) if (a.realPath !== null) candidates.set(a.realPath, 'approved before the run');
+  const frozen = (options.readOnly ?? [])
+    .map(realOf)
+    .filter((p): p is string => p !== undefined && p !== '/');
+  for (const p of frozen)
+    candidates.set(p, 'read-only whatever the policy says (trusted outside the sandbox)');
   const { matches, walked } =
     globs.length > 0 ? globMatches(globs, options.walk) : { matches: [], walked: 0 };
   for (const m of matches) if (!candidates.has(m)) candidates.set(m, 'matches a glob rule');
@@ -124,7 +135,13 @@ export function compileMounts(
     }
     const read = judge(lexical, real, 'read') && (lexical === real || judge(real, real, 'read'));
     const write = read && judge(lexical, real, 'write') && (lexical === real || judge(real, real, 'write'));
-    const kind: MountOp['kind'] = !read ? (isDir ? 'mask-dir' : 'mask-file') : write ? 'rw' : 'ro';
+    const kind: MountOp['kind'] = !read
+      ? isDir
+        ? 'mask-dir'
+        : 'mask-file'
+      : write && !frozen.some((f) => isWithin(real, f))
+        ? 'rw'
+        : 'ro';
     const prior = wanted.get(real);
     // Two spellings of one real path: the stricter wins.
     if (prior && order(prior.kind) <= order(kind)) continue;

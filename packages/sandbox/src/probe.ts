@@ -37,11 +37,7 @@ export function probeSandbox(bwrap = 'bwrap'): Availability {
   );
   let result: Availability;
   const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT')
-    result = {
-      ok: false,
-      reason: `bubblewrap is not installed (${bwrap} not found; Debian/Ubuntu: apt-get install bubblewrap)`,
-    };
+  if (code === 'ENOENT') result = { ok: false, reason: notInstalled(bwrap) };
   else if (r.error) result = { ok: false, reason: `${bwrap} could not run: ${r.error.message}` };
   else if (r.status !== 0)
     result = {
@@ -51,4 +47,9 @@ export function probeSandbox(bwrap = 'bwrap'): Availability {
   else result = { ok: true, bwrap };
   probed.set(bwrap, result);
   return result;
+}
+
+/** The reason given when the bubblewrap binary cannot be found. */
+export function notInstalled(bwrap: string): string {
+  return `bubblewrap is not installed (${bwrap} not found; Debian/Ubuntu: apt-get install bubblewrap)`;
 }

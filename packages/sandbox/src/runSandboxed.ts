@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { childPids } from './childPids.js';
+import { notInstalled } from './probe.js';
 
 /** Signals a terminal or a supervisor sends that the sandboxed command must see (it may trap them). */
 const FORWARDED: readonly NodeJS.Signals[] = [
@@ -14,6 +15,13 @@ const FORWARDED: readonly NodeJS.Signals[] = [
 ];
 
 export interface SandboxExit {
+  /**
+   * Whether the command ran: bubblewrap reported its exit. `false`: bubblewrap could not be started, could not
+   * build the sandbox (no user namespaces, a mount it cannot make) or could not execute the command — its own
+   * message is on stderr, `reason` says which case — and nothing ran outside the sandbox.
+   */
+  ran: boolean;
+  reason?: string;
   /** The command's exit code, when it exited. */
   code: number | null;
   /** The signal that ended the command (bubblewrap reports it as 128 + N, like a shell). */
@@ -29,27 +37,33 @@ function signalOf(code: number | null): NodeJS.Signals | null {
 
 /**
  * Runs `bwrap <args> -- <command…>` with this process's stdin, stdout, stderr, environment and cwd, and
- * resolves with how the command ended. Signals sent to this process are forwarded to the command itself
+ * resolves with how the command ended — or with `ran: false` when bubblewrap did not run it. No probe runs
+ * first: bubblewrap never runs a command outside the namespaces it was asked for, and its status report tells
+ * a sandbox that could not be built from a command that failed. Signals sent to this process are forwarded to the command itself
  * (bubblewrap gets none: it runs in its own process group, and its `--new-session` keeps the command off the
  * caller's terminal), so a command that traps SIGTERM still gets to clean up.
  *
  * @example
  * ```ts
  * const exit = await runSandboxed('bwrap', [...bwrapArgs(plan), 'make', 'test']);
+ * if (!exit.ran) console.error(exit.reason); // nothing ran, confined or not
  * process.exitCode = exit.code ?? 1;
  * ```
  */
 export function runSandboxed(bwrap: string, args: readonly string[]): Promise<SandboxExit> {
-  return new Promise((resolve, reject) => {
-    // --info-fd: bubblewrap writes {"child-pid": N} to fd 3: the pid (as this process sees it) of the
-    // sandbox's init, which ignores signals it has no handler for (it is pid 1 of its namespace). The
-    // command is that init's child: signals go to it.
-    const child = spawn(bwrap, ['--info-fd', '3', ...args], {
+  return new Promise((resolve) => {
+    // --json-status-fd: bubblewrap writes {"child-pid": N} to fd 3 once it has cloned the sandbox's init —
+    // the pid (as this process sees it) of a process that ignores signals it has no handler for (it is pid 1
+    // of its namespace); the command is its child, and signals go to it — and {"exit-code": N} only when the
+    // command ran and exited. No exit record: the sandbox or the command's exec failed (bubblewrap 0.8:
+    // measured with a missing bind source, a missing program and an unknown option).
+    const child = spawn(bwrap, ['--json-status-fd', '3', ...args], {
       stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
       detached: true,
     });
     let info = '';
     let initPid: number | undefined;
+    let exitReported = false;
     const pending: NodeJS.Signals[] = [];
     const forward = (sig: NodeJS.Signals, attempt = 0) => {
       if (initPid === undefined) {
@@ -83,18 +97,35 @@ export function runSandboxed(bwrap: string, args: readonly string[]): Promise<Sa
         initPid = Number(m[1]);
         for (const sig of pending.splice(0)) forward(sig);
       }
+      if (/"exit-code"\s*:/.test(info)) exitReported = true;
     });
     infoPipe?.on('error', () => {});
     child.on('error', (error) => {
       done();
-      reject(error);
+      const code = (error as NodeJS.ErrnoException).code;
+      resolve({
+        ran: false,
+        reason:
+          code === 'ENOENT'
+            ? notInstalled(bwrap)
+            : `${bwrap} could not run: ${error instanceof Error ? error.message : String(error)}`,
+        code: null,
+        signal: null,
+      });
     });
     child.on('close', (code, signal) => {
       done();
-      if (signal) resolve({ code: null, signal });
+      if (signal) resolve({ ran: exitReported, code: null, signal });
+      else if (!exitReported)
+        resolve({
+          ran: false,
+          reason: `${bwrap} did not run the command (exit ${code}): the sandbox could not be set up or the command could not be executed`,
+          code,
+          signal: null,
+        });
       else {
         const sig = signalOf(code);
-        resolve(sig ? { code: null, signal: sig } : { code, signal: null });
+        resolve(sig ? { ran: true, code: null, signal: sig } : { ran: true, code, signal: null });
       }
     });
   });

@@ -18,6 +18,8 @@ export interface SandboxOptions {
   bwrap?: string;
   /** Bounds of the search for what the policy's globs match. */
   walk?: WalkBounds;
+  /** Absolute paths kept read-only inside whatever the policy allows (see `CompileOptions.readOnly`). */
+  readOnly?: readonly string[];
 }
 
 /** Argument names that carry a shell tool's command (Claude Code `Bash`, Gemini `run_shell_command`, …). */
@@ -60,7 +62,7 @@ export interface SandboxGuard extends Sandboxer {
  */
 export function sandbox(options: SandboxOptions): SandboxGuard {
   if (options === null || typeof options !== 'object')
-    throw invalid('(options)', options, 'an object {policy, mode?, bwrap?, walk?}');
+    throw invalid('(options)', options, 'an object {policy, mode?, bwrap?, walk?, readOnly?}');
   const { policy } = options;
   if (policy === null || typeof policy !== 'object' || typeof policy.hash !== 'string')
     throw invalid('policy', policy, 'a CompiledPolicy from loadPolicy() or folderRules().compiled');
@@ -68,6 +70,12 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
     throw invalid('mode', options.mode, '"off", "uncertain" or "always"');
   if (options.bwrap !== undefined && (typeof options.bwrap !== 'string' || options.bwrap === ''))
     throw invalid('bwrap', options.bwrap, 'the path of the bwrap binary');
+  if (
+    options.readOnly !== undefined &&
+    (!Array.isArray(options.readOnly) ||
+      !options.readOnly.every((p) => typeof p === 'string' && p.startsWith('/')))
+  )
+    throw invalid('readOnly', options.readOnly, 'a list of absolute paths');
   const mode = options.mode ?? sandboxModeOf(policy);
   const bin = options.bwrap ?? 'bwrap';
 
@@ -75,6 +83,7 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
     const plan = compileMounts(policy, ctx, {
       approved,
       ...(options.walk ? { walk: options.walk } : {}),
+      ...(options.readOnly ? { readOnly: options.readOnly } : {}),
     });
     return [bin, ...bwrapArgs(plan, opts)];
   };

@@ -65,6 +65,34 @@ describe('compileMounts', () => {
     expect(approved.ops.find((o) => o.path === join(ws, 'secrets'))?.kind).toBe('ro');
   });
 
+  it('keeps readOnly paths read-only inside a writable root, beneath it too; a mask still wins', () => {
+    const policy = loadPolicy({ dialect: 'toolgate', file: policyFile });
+    mkdirSync(join(ws, 'cache', 'deep'), { recursive: true });
+    writeFileSync(join(ws, 'cache', 'deep', '.env'), 'x');
+    const plan = compileMounts(policy, ctx(), {
+      readOnly: [join(ws, 'cache'), join(ws, 'secrets'), join(root, 'missing')],
+      approved: [
+        {
+          op: 'write',
+          scope: 'subtree',
+          raw: 'cache/deep',
+          path: join(ws, 'cache', 'deep'),
+          realPath: join(ws, 'cache', 'deep'),
+          origin: 'test',
+          certain: true,
+        },
+      ],
+    });
+    const kinds = Object.fromEntries(plan.ops.map((o) => [o.path, o.kind]));
+    expect(kinds[ws]).toBe('rw');
+    expect(kinds[join(ws, 'cache')]).toBe('ro');
+    expect(kinds[join(ws, 'cache', 'deep')]).toBeUndefined(); // approved for writing, still read-only
+    expect(kinds[join(ws, 'cache', 'deep', '.env')]).toBe('mask-file');
+    expect(kinds[join(ws, 'secrets')]).toBe('mask-dir');
+    expect(kinds[join(root, 'missing')]).toBeUndefined();
+    expect(() => sandbox({ policy, readOnly: ['relative/dir'] })).toThrow(/option readOnly must be/);
+  });
+
   it('refuses (fail closed) when the search for glob matches exceeds its bound', () => {
     const policy = loadPolicy({ dialect: 'toolgate', file: policyFile });
     expect(() => compileMounts(policy, ctx(), { walk: { maxEntries: 5 } })).toThrow(SandboxCompileError);

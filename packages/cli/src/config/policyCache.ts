@@ -50,6 +50,23 @@ export function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
   return env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache', 'toolgate') : undefined;
 }
 
+/**
+ * The cache directory (created if missing) that a sandbox keeps read-only whatever its policy lets the shell
+ * write (`sandbox({readOnly})`): a command that could write it could plant a compiled policy or V8 code that
+ * the next toolgate process outside the sandbox trusts. Also with the cache off here: another toolgate
+ * process may read it. If it cannot be created, the sandboxed command (same user, fewer rights) cannot either.
+ */
+export function sandboxReadOnlyDirs(env: NodeJS.ProcessEnv): string[] {
+  const dir = cacheDir({ ...env, TOOLGATE_CACHE: undefined });
+  if (!dir) return [];
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return [];
+  }
+  return [dir];
+}
+
 function entryPath(dir: string, key: CacheKey): string {
   return join(dir, 'policies', `${fnv64(JSON.stringify(key))}.json`);
 }

@@ -1,9 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Access, CallContext } from '@toolgate/core';
 import { createAccess } from '@toolgate/core';
-import { DIALECTS, type DialectName, loadPolicy } from '@toolgate/folder-rules';
-import { probeSandbox, runSandboxed, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
+import { runSandboxed, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
+import { loadConfig } from '../config/loadConfig.js';
+import { sandboxReadOnlyDirs } from '../config/policyCache.js';
 import { UsageError } from '../exitCodes.js';
+import { writeOut } from '../hook/writeOut.js';
 
 export interface RunCommandOptions {
   dialect: string;
@@ -30,20 +32,22 @@ function absolute(dir: string, flag: string): string {
  * process's cwd (or --cwd), environment and stdio. Resolves with the command's exit code; a command ended
  * by a signal ends this process by the same signal. The sandbox never degrades: when it cannot start, the
  * command does not run (exit 125, the reason on stderr).
+ *
+ * The policy comes from the on-disk cache of compiled policies when its files are unchanged (`loadConfig`);
+ * the mounts are compiled afresh on every run (the glob walk sees what exists now).
  */
 export async function runSandboxCommand(command: string[], o: RunCommandOptions): Promise<number> {
   if (command.length === 0) throw new UsageError('run: give the command after --');
-  if (!(DIALECTS as readonly string[]).includes(o.dialect))
-    throw new UsageError(`--dialect must be one of ${DIALECTS.join(', ')}, got ${JSON.stringify(o.dialect)}`);
   const env = process.env;
   const home = env.HOME;
   if (!home || !isAbsolute(home))
     throw new UsageError(`HOME must be set to an absolute path, got ${JSON.stringify(home)}`);
   const cwd = absolute(o.cwd ?? process.cwd(), '--cwd');
   const workspace = o.workspace === undefined ? cwd : absolute(o.workspace, '--workspace');
-  const policy = loadPolicy({
-    dialect: o.dialect as DialectName,
-    file: absolute(o.policy, '--policy'),
+  const { policy } = await loadConfig({
+    policy: absolute(o.policy, '--policy'),
+    dialect: o.dialect,
+    discoverFrom: cwd,
     env,
     ...(o.agent !== undefined ? { agent: o.agent } : {}),
     ...(o.overlay !== undefined ? { overlays: o.overlay.map((f) => absolute(f, '--overlay')) } : {}),
@@ -57,28 +61,27 @@ export async function runSandboxCommand(command: string[], o: RunCommandOptions)
       createAccess(p, 'write', ctx, { origin: 'cli:--approve-write', scope: 'subtree' }),
     ),
   ];
-  const box = sandbox({ policy, mode: 'always' });
+  const box = sandbox({ policy, mode: 'always', readOnly: sandboxReadOnlyDirs(env) });
   let argv: string[];
   try {
     argv = [...box.prefix(ctx, approved), ...command];
   } catch (error) {
     if (!(error instanceof SandboxCompileError)) throw error;
-    process.stderr.write(`toolgate run: the policy cannot be compiled to a sandbox: ${error.message}\n`);
+    writeOut(2, `toolgate run: the policy cannot be compiled to a sandbox: ${error.message}\n`);
     return SANDBOX_FAILED;
   }
   if (o.print) {
-    process.stdout.write(`${shellJoin(argv)}\n`);
+    writeOut(1, `${shellJoin(argv)}\n`);
     return 0;
   }
-  const available = probeSandbox();
-  if (!available.ok) {
-    process.stderr.write(
-      `toolgate run: the sandbox is unavailable, not running the command: ${available.reason}\n`,
-    );
-    return SANDBOX_FAILED;
-  }
+  // No probe first (it cost a second bubblewrap start): bubblewrap itself refuses to run the command outside
+  // the sandbox, and runSandboxed tells its refusal from the command's own exit.
   const [bwrap, ...args] = argv;
   const exit = await runSandboxed(bwrap as string, args);
+  if (!exit.ran && !exit.signal) {
+    writeOut(2, `toolgate run: the command did not run: ${exit.reason}\n`);
+    return SANDBOX_FAILED;
+  }
   if (exit.signal) {
     // End the way the command ended, so a supervisor sees the signal, not a number.
     process.removeAllListeners(exit.signal);
