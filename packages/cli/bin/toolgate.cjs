@@ -38,17 +38,21 @@ function cacheDir(env) {
 }
 
 /**
- * Runs `toolgate hook` from dist/hook-bundle/hook.cjs (scripts/bundle-hook.mjs: the same sources in one file)
- * with a V8 code cache; undefined when the bundle was not built.
+ * Runs one entry of a bundle in dist/hook-bundle (scripts/bundle-hook.mjs: the same sources in one file) with
+ * a V8 code cache; undefined when the bundle was not built or the entry declines the arguments.
  *
  * Node 20 has no module compile cache, but `vm.Script` takes V8 code-cache data: the first call compiles and
  * stores it (after the call, so the functions it ran are in it), later calls deserialize it. The data is keyed
  * by Node version, architecture and the bundle's path, size, mtime and inode; V8 itself rejects data from
  * another V8 or other flags, and then the source is simply compiled. It caches compiled code for exactly this
  * file: it cannot change what the code decides.
+ *
+ * `variants`: cache names tried in order (suffixes); `variant()`, asked after the call, names the one this
+ * call should leave (the hook keeps one written by a call that analysed a shell command — it holds the shell
+ * analysis's compiled functions too — beside one written by any other call).
  */
-async function runHookBundle(argv) {
-  const file = join(__dirname, '..', 'dist', 'hook-bundle', 'hook.cjs');
+async function runBundle(kind, entry, argv, variants = [''], variant = () => '') {
+  const file = join(__dirname, '..', 'dist', 'hook-bundle', `${kind}.cjs`);
   if (!existsSync(file)) return undefined;
   const { Script } = require('node:vm');
   // esbuild writes the bundle as pure ASCII (the build checks it): latin1 decodes it fastest, exactly.
@@ -56,12 +60,11 @@ async function runHookBundle(argv) {
   const st = statSync(file);
   const dir = cacheDir(process.env);
   const id = `${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}-${st.ino}`;
-  // Two caches: one written by a call that analysed a shell command (it holds the shell analysis's compiled
-  // functions too), preferred; one by any other call.
-  const base = dir ? join(dir, 'code', `hook-${id}`) : undefined;
+  const base = dir ? join(dir, 'code', `${kind}-${id}`) : undefined;
+  const names = variants.map((v) => `${base}${v}.bin`);
   let cachedData;
   let cacheUsed;
-  for (const candidate of base ? [`${base}-shell.bin`, `${base}.bin`] : []) {
+  for (const candidate of base ? names : []) {
     try {
       cachedData = readFileSync(candidate);
       cacheUsed = candidate;
@@ -78,26 +81,20 @@ async function runHookBundle(argv) {
   script
     .runInThisContext()
     .call(mod.exports, mod.exports, require('node:module').createRequire(file), mod, file, dirname(file));
-  const code = await mod.exports.hookMain(argv);
-  const shellRan = globalThis.__toolgateLazyLoaded?.has('analyseCommand') === true;
-  const cachePath = base && (shellRan ? `${base}-shell.bin` : `${base}.bin`);
-  if (
-    cachePath &&
-    (cachedData === undefined || script.cachedDataRejected || (shellRan && cacheUsed !== cachePath))
-  ) {
+  const code = await mod.exports[entry](argv);
+  const cachePath = base && code !== undefined ? `${base}${variant()}.bin` : undefined;
+  if (cachePath && (cachedData === undefined || script.cachedDataRejected || cacheUsed !== cachePath)) {
+    // Only a better cache replaces one that was used (the hook's shell variant over the plain one).
+    if (cacheUsed !== undefined && !script.cachedDataRejected && names.indexOf(cacheUsed) < names.indexOf(cachePath))
+      return code;
     try {
       mkdirSync(dirname(cachePath), { recursive: true, mode: 0o700 });
       const tmp = `${cachePath}.${process.pid}.tmp`;
       writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-      renameSync(tmp, cachePath); // atomic: parallel hook calls read a whole cache file or none
+      renameSync(tmp, cachePath); // atomic: parallel calls read a whole cache file or none
       // Caches of other bundles (an upgraded or rebuilt toolgate) are never read again.
       for (const name of readdirSync(dirname(cachePath)))
-        if (
-          name.startsWith('hook-') &&
-          !cachePath.endsWith(name) &&
-          !`${base}-shell.bin`.endsWith(name) &&
-          !`${base}.bin`.endsWith(name)
-        )
+        if (name.startsWith(`${kind}-`) && !names.some((n) => n.endsWith(`/${name}`)))
           rmSync(join(dirname(cachePath), name), { force: true });
     } catch {
       // no cache: the next call compiles again
@@ -106,48 +103,19 @@ async function runHookBundle(argv) {
   return code;
 }
 
-/**
- * Runs `toolgate run` from dist/hook-bundle/run.cjs (src/run/runMain.ts, bundled beside the hook) with a V8
- * code cache, as runHookBundle does (one cache, `code/run-<id>.bin`, written after the first run); undefined
- * when the bundle was not built or the arguments are not in the plain form it reads (the full CLI runs them).
- */
-async function runRunBundle(argv) {
-  const file = join(__dirname, '..', 'dist', 'hook-bundle', 'run.cjs');
-  if (!existsSync(file)) return undefined;
-  const { Script } = require('node:vm');
-  const st = statSync(file);
-  const dir = cacheDir(process.env);
-  const name = `run-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}-${st.ino}.bin`;
-  const cachePath = dir && join(dir, 'code', name);
-  let cachedData;
-  try {
-    cachedData = cachePath && readFileSync(cachePath);
-  } catch {
-    cachedData = undefined;
-  }
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,
-    { filename: file, ...(cachedData ? { cachedData } : {}) },
+/** `toolgate hook` from the bundle (src/hook/hookMain.ts). */
+function runHookBundle(argv) {
+  return runBundle('hook', 'hookMain', argv, ['-shell', ''], () =>
+    globalThis.__toolgateLazyLoaded?.has('analyseCommand') === true ? '-shell' : '',
   );
-  const mod = { exports: {} };
-  script
-    .runInThisContext()
-    .call(mod.exports, mod.exports, require('node:module').createRequire(file), mod, file, dirname(file));
-  const code = await mod.exports.runMain(argv);
-  if (cachePath && code !== undefined && (!cachedData || script.cachedDataRejected)) {
-    try {
-      mkdirSync(dirname(cachePath), { recursive: true, mode: 0o700 });
-      const tmp = `${cachePath}.${process.pid}.tmp`;
-      writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-      renameSync(tmp, cachePath);
-      for (const other of readdirSync(dirname(cachePath)))
-        if (other.startsWith('run-') && other !== name)
-          rmSync(join(dirname(cachePath), other), { force: true });
-    } catch {
-      // no cache: the next run compiles again
-    }
-  }
-  return code;
+}
+
+/**
+ * `toolgate run` from the bundle (src/run/runMain.ts); undefined when the arguments are not in the plain form
+ * it reads (the full CLI runs them).
+ */
+function runRunBundle(argv) {
+  return runBundle('run', 'runMain', argv);
 }
 
 async function run(argv) {
