@@ -71,6 +71,13 @@ function buildProject(ws: string, home: string, env: 'none' | 'ignored' | 'track
   symlinkSync('v1', join(ws, 'docs', 'latest'));
   symlinkSync('/usr/share/doc', join(ws, 'vendor-docs'));
   if (env !== 'none') writeFileSync(join(ws, '.env'), ENV_FILE);
+  // Archives in the ignored dist/ (real tar and zip): one of the sources, one holding a `.env`.
+  execFileSync('tar', ['czf', 'dist/src.tgz', 'src'], { cwd: ws, stdio: 'ignore' });
+  execFileSync('zip', ['-qr', 'dist/src.zip', 'src'], { cwd: ws, stdio: 'ignore' });
+  const secrets = mkdtempSync(join(dirname(ws), 'secrets-'));
+  writeFileSync(join(secrets, '.env'), ENV_FILE);
+  execFileSync('tar', ['czf', join(ws, 'dist', 'secrets.tgz'), '-C', secrets, '.env'], { stdio: 'ignore' });
+  rmSync(secrets, { recursive: true, force: true });
 }
 
 /**

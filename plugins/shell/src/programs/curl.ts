@@ -3,6 +3,7 @@ import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, parseArgs, values } from './argv.js';
 import { CURL_LONG_ARG, CURL_LONG_FLAG, CURL_SHORT_ARG, CURL_SHORT_FLAG } from './curlOptions.js';
 import { emitRole, literal, type Role } from './spec.js';
+import { freeName, urlFileName } from './urlName.js';
 
 const CURL: ArgSpec = {
   short: CURL_SHORT_ARG,
@@ -171,8 +172,19 @@ const curl: CommandHandler = (cx) => {
     else fileUrl(cx, u, upload);
   }
   if (has(p, '-O', '--remote-name', '--remote-name-all', '-J', '--remote-header-name')) {
-    const dir = values(p, '--output-dir')[0] ?? literal('.');
-    cx.write({ ...dir, value: `${dir.value}/*`, glob: dir.value.length + 1 }, { tag: 'remote-name' });
+    const dir = values(p, '--output-dir').at(-1) ?? literal('.');
+    // The name is the URL's last path segment (curl(1) -O), unless the server picks it (-J).
+    const urls = [...p.operands, ...values(p, '--url')];
+    const names = has(p, '-J', '--remote-header-name') ? [] : urls.map((u) => urlFileName(u));
+    if (names.length > 0 && names.every((n) => n !== undefined)) {
+      for (const n of names)
+        cx.write(
+          has(p, '--no-clobber')
+            ? freeName(cx, dir, n)
+            : { ...dir, value: `${dir.value.replace(/\/+$/, '')}/${n}`, glob: -1 },
+          { tag: 'remote-name' },
+        );
+    } else cx.write({ ...dir, value: `${dir.value}/*`, glob: dir.value.length + 1 }, { tag: 'remote-name' });
   }
 };
 

@@ -2,6 +2,7 @@ import type { CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, parseArgs } from './argv.js';
 import { emitRole, literal, type Role } from './spec.js';
+import { freeName, urlFileName } from './urlName.js';
 import { WGET_LONG_ARG, WGET_LONG_FLAG, WGET_SHORT_ARG, WGET_SHORT_FLAG } from './wgetOptions.js';
 
 const WGET: ArgSpec = {
@@ -129,7 +130,17 @@ const wget: CommandHandler = (cx) => {
   }
   const dir =
     opts.filter((o) => o.name === '-P' || o.name === '--directory-prefix').at(-1)?.value ?? literal('.');
-  cx.write(dir, { scope: 'subtree', tag: 'download' });
+  // One file per URL named by its last path segment (index.html for none), `.1`, `.2`… when taken — unless
+  // an option makes directories, lets the server name it, or takes the URLs from a file.
+  const structured =
+    has(p, '-r', '--recursive', '-m', '--mirror', '-x', '--force-directories', '-p', '--page-requisites') ||
+    has(p, '--content-disposition', '--trust-server-names', '-N', '--timestamping', '-c', '--continue') ||
+    opts.some((o) => ['-i', '--input-file', '--cut-dirs', '-nH'].includes(o.name));
+  const names = structured ? [] : p.operands.map((u) => urlFileName(u, 'index.html'));
+  // Two URLs of one name: the second lands as `.1` of a file the first has just made.
+  if (names.length > 0 && names.every((n) => n !== undefined) && new Set(names).size === names.length)
+    for (const n of names) cx.write(freeName(cx, dir, n as string), { tag: 'download' });
+  else cx.write(dir, { scope: 'subtree', tag: 'download' });
 };
 
 export const wgetFamily: Record<string, CommandHandler> = { wget };
