@@ -1,9 +1,11 @@
 import { statSync } from 'node:fs';
+import type { SubtreeFilter } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from './argv.js';
 import { CP, INSTALL, LN, MV, SCP } from './copyMoveOptions.js';
 import { createdParents } from './createdParents.js';
+import { rsyncFilter } from './rsyncFilter.js';
 import { emitOptions, literal, unknownOptions } from './spec.js';
 
 const TARGET = ['-t', '--target-directory'];
@@ -245,6 +247,8 @@ function remoteCopy(
   recursiveFlags: string[],
   pathOpts: Record<string, 'read' | 'write'>,
   shell: string[],
+  /** What the program leaves out of a recursive source (rsync's `--exclude`). */
+  filterOf?: (p: ParsedArgs, source: Field) => SubtreeFilter | undefined,
 ): CommandHandler {
   return (cx: CommandContext) => {
     const p = parseArgs(cx.args, spec);
@@ -276,8 +280,10 @@ function remoteCopy(
     const sources = dest ? ops.slice(0, -1) : ops;
     for (const s of sources) {
       if (isRemote(s)) continue;
-      if (removeSources) cx.write(s, { scope });
-      else cx.read(s, { scope, ...(followLinks ? { followLinks } : {}) });
+      const filter = recursive ? filterOf?.(p, s) : undefined;
+      const walk = { scope, ...(filter ? { filter } : {}) };
+      if (removeSources) cx.write(s, walk);
+      else cx.read(s, { ...walk, ...(followLinks ? { followLinks } : {}) });
     }
     if (dest && !isRemote(dest)) cx.write(dest, { scope });
   };
@@ -365,6 +371,7 @@ const rsync = remoteCopy(
     '--read-batch': 'read',
   },
   ['-e', '--rsh', '--rsync-path'],
+  rsyncFilter,
 );
 
 const scp = remoteCopy(SCP, ['-r'], { '-F': 'read', '-i': 'read' }, ['-S', '-D']);

@@ -1,6 +1,8 @@
+import type { SubtreeFilter } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { extractMembers, memberPath, zipMembers } from './archiveMembers.js';
+import { fnmatch } from './fnmatch.js';
 import { literal } from './spec.js';
 
 // Info-ZIP zip 3.0 and unzip 6.0 have their own option parsers (zip -h2, unzip -hh): multi-letter options
@@ -57,12 +59,17 @@ interface ZipArgs {
   opts: Map<string, Field | true>;
   operands: Field[];
   unknown: string[];
+  /** `-x` patterns, and `-i` patterns (only what they match is added). */
+  excludes: Field[];
+  includes: Field[];
 }
 
 function parseZip(args: readonly Field[]): ZipArgs {
   const opts = new Map<string, Field | true>();
   const operands: Field[] = [];
   const unknown: string[] = [];
+  const excludes: Field[] = [];
+  const includes: Field[] = [];
   for (let i = 0; i < args.length; i++) {
     const f = args[i]!;
     const v = f.value;
@@ -76,7 +83,8 @@ function parseZip(args: readonly Field[]): ZipArgs {
     }
     // `-i`/`-x` take a list of patterns up to the next option; `-i@F`/`-x@F` read the list from F.
     if (/^-[ix]$|^--(include|exclude)$/.test(v)) {
-      while (i + 1 < args.length && !args[i + 1]!.value.startsWith('-')) i++;
+      const into = v === '-x' || v === '--exclude' ? excludes : includes;
+      while (i + 1 < args.length && !args[i + 1]!.value.startsWith('-')) into.push(args[++i]!);
       continue;
     }
     const at = /^-[ix]@(.+)$/.exec(v);
@@ -112,7 +120,31 @@ function parseZip(args: readonly Field[]): ZipArgs {
       else unknown.push(`-${c}`);
     }
   }
-  return { opts, operands, unknown };
+  return { opts, operands, unknown, excludes, includes };
+}
+
+/**
+ * What `-x` and `-i` patterns leave out of a recursive operand, as zip(1) matches them: against the name
+ * stored in the archive (the operand's path, `./` dropped, then the path beneath it), wildcards crossing `/`
+ * unless `-ws`. Directories are always walked (a pattern may match only some of what lies beneath). No
+ * filter when a pattern is not known or comes from a file (`-x@F`).
+ */
+function zipFilter(z: ZipArgs, operand: Field): SubtreeFilter | undefined {
+  if (z.excludes.length === 0 && z.includes.length === 0) return undefined;
+  if (z.opts.has('ws') || z.opts.has('@list')) return undefined;
+  if ([...z.excludes, ...z.includes, operand].some((f) => f.uncertain !== undefined)) return undefined;
+  const prefix = operand.value.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  const stored = (rel: string) => (prefix === '' || prefix === '.' ? rel : `${prefix}/${rel}`);
+  const ex = z.excludes.map((f) => fnmatch(f.value));
+  const inc = z.includes.map((f) => fnmatch(f.value));
+  return {
+    name: `zip ${[...z.excludes.map((f) => `-x ${f.raw}`), ...z.includes.map((f) => `-i ${f.raw}`)].join(' ')}`,
+    skips(rel, isDir) {
+      if (isDir) return false;
+      const name = stored(rel);
+      return ex.some((r) => r.test(name)) || (inc.length > 0 && !inc.some((r) => r.test(name)));
+    },
+  };
 }
 
 const field = (x: Field | true | undefined): Field | undefined => (x === true ? undefined : x);
@@ -146,7 +178,13 @@ export const zip: CommandHandler = (cx) => {
   const move = z.opts.has('m') || z.opts.has('move');
   for (const f of files) {
     if (move) cx.write(f, { scope: recursive ? 'subtree' : 'path', followFinal: false, tag: 'move' });
-    cx.read(f, recursive ? { scope: 'subtree', ...(followLinks ? { followLinks } : {}) } : {});
+    const filter = recursive ? zipFilter(z, f) : undefined;
+    cx.read(
+      f,
+      recursive
+        ? { scope: 'subtree', ...(followLinks ? { followLinks } : {}), ...(filter ? { filter } : {}) }
+        : {},
+    );
   }
 };
 

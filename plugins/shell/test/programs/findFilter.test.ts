@@ -64,3 +64,28 @@ describe('tar -c: --exclude patterns before a member filter its walk (GNU tar 1.
     expect(verdict(cmd)).not.toBe('clean');
   });
 });
+
+describe('zip -x/-i and rsync --exclude filter their walk (zip 3.0 and rsync 3.2 under strace)', () => {
+  it.each([
+    "zip -r /tmp/all.zip . -x '.env' 'secrets/*'",
+    "zip -qr /tmp/all.zip . -x '*.env'",
+    "zip -r /tmp/all.zip . -i '*.ts'",
+    'rsync -a --exclude=.env ./ /tmp/copy/',
+    "rsync -av --exclude '.env' --exclude node_modules . /tmp/copy",
+    'rsync -a --exclude=secrets/ --exclude=/.env ./ /tmp/copy/',
+  ])('%s does not reach .env (twin of a false deny)', (cmd) => {
+    expect(verdict(cmd)).toBe('clean');
+  });
+  it.each([
+    "zip -r /tmp/all.zip . -x '.env'", // zip's -x .env matches the top-level name only: secrets/.env is stored
+    "zip -r /tmp/all.zip . -x '.env' -ws -x 'secrets/*'",
+    "zip -r /tmp/all.zip . -x@list -x '.env'",
+    'rsync -a --exclude=/.env ./ /tmp/copy/', // anchored: secrets/.env is copied
+    "rsync -a --include='.env' --exclude=.env ./ /tmp/copy/",
+    'rsync -a --exclude=.env --filter=": .rsync" ./ /tmp/copy/',
+    'rsync -a --exclude=.env/ ./ /tmp/copy/', // a trailing slash matches directories only
+    'rsync -a --exclude=.ENV ./ /tmp/copy/',
+  ])('%s reaches .env (attack)', (cmd) => {
+    expect(verdict(cmd)).not.toBe('clean');
+  });
+});

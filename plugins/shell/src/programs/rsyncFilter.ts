@@ -1,0 +1,64 @@
+import type { SubtreeFilter } from '@toolgate/core';
+import type { Field } from '../state/expandWord.js';
+import { has, type ParsedArgs, values } from './argv.js';
+import { escapeRegExp } from './fnmatch.js';
+
+/** rsync's wildcards (rsync(1) "INCLUDE/EXCLUDE PATTERN RULES"): `*` stops at `/`, `**` does not. */
+function wildmatch(pattern: string): string {
+  let re = '';
+  for (let k = 0; k < pattern.length; k++) {
+    const c = pattern[k]!;
+    if (c === '*' && pattern[k + 1] === '*') {
+      re += '.*';
+      k++;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '\\' && k + 1 < pattern.length) re += escapeRegExp(pattern[++k]!);
+    else if (c === '[' && pattern.indexOf(']', k + 2) !== -1) {
+      const end = pattern.indexOf(']', k + 2);
+      let body = pattern.slice(k + 1, end);
+      if (body.startsWith('!')) body = `^${body.slice(1)}`;
+      re += `[${body.replace(/\\/g, '\\\\')}]`;
+      k = end;
+    } else re += escapeRegExp(c);
+  }
+  return re;
+}
+
+/**
+ * What `--exclude PATTERN` leaves out of a recursive rsync source, as rsync(1) matches it against the names
+ * of the transfer (a source without a trailing slash transfers the directory itself: `src/a.ts`; with one,
+ * its contents: `a.ts`): a pattern without `/` matches any name component, one with a leading `/` is
+ * anchored at the transfer's root, any other is matched against the end of the path; a trailing `/` matches
+ * directories only. An excluded directory is not descended. Only plain `--exclude` lists are read: an
+ * `--include`, `--filter`, `-F`, or a pattern list from a file may bring back what an exclude leaves out,
+ * so then nothing is skipped.
+ */
+export function rsyncFilter(p: ParsedArgs, source: Field): SubtreeFilter | undefined {
+  const excludes = values(p, '--exclude');
+  if (excludes.length === 0 || source.uncertain !== undefined) return undefined;
+  if (
+    values(p, '--include', '--filter', '-f', '--include-from', '--exclude-from', '--files-from').length > 0 ||
+    has(p, '-F') ||
+    excludes.some((f) => f.uncertain !== undefined || f.value === '' || /^[-+] |^[-+!]$/.test(f.value))
+  )
+    return undefined;
+  const root = source.value.endsWith('/') ? '' : source.value.replace(/\/+$/, '').split('/').pop() || '';
+  const tests = excludes.map((f) => {
+    const dirOnly = f.value.endsWith('/');
+    const pat = f.value.replace(/\/+$/, '');
+    const anchored = pat.startsWith('/');
+    const full = anchored || pat.includes('/') || pat.includes('**');
+    const body = wildmatch(anchored ? pat.slice(1) : pat);
+    const re = new RegExp(anchored ? `^${body}$` : full ? `(^|/)${body}$` : `^${body}$`);
+    return (path: string, isDir: boolean) =>
+      (!dirOnly || isDir) && re.test(full ? path : path.slice(path.lastIndexOf('/') + 1));
+  });
+  return {
+    name: `rsync ${excludes.map((f) => `--exclude=${f.raw}`).join(' ')}`,
+    skips(rel, isDir) {
+      const path = root === '' || root === '.' ? rel : `${root}/${rel}`;
+      return tests.some((t) => t(path, isDir));
+    },
+  };
+}
