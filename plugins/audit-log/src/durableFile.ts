@@ -162,7 +162,10 @@ export class DurableFile {
     while (this.queue.length > 0) {
       try {
         // Many records per write(2): `async` costs one syscall per batch, not per record.
-        this.queue.splice(0, this.whileBusy(() => this.persistBatch(this.queue)));
+        this.queue.splice(
+          0,
+          this.whileBusy(() => this.persistBatch(this.queue)),
+        );
       } catch (error) {
         this.fail(error, 'write');
         return false;
