@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { auditLog } from '@toolgate/audit-log';
 import { type CallContext, createGuard, type GuardPlugin } from '@toolgate/core';
 import { folderRules } from '@toolgate/folder-rules';
-import { runInterleaved, runSuite } from './harness.js';
+import { type InterleavedResult, runInterleaved, runSuite } from './harness.js';
 
 /**
  * Issue 14: what an audit record costs an allowed call at level `all` (goal: audit-on ≤ 1.5× audit-off),
@@ -40,7 +40,7 @@ export default async function auditCostBench(): Promise<void> {
         { name: 'audit on, single writer (no lock)', fn: () => noLock.check(call, ctx) },
         { name: "audit on, durability 'async'", fn: () => asyncOn.check(call, ctx) },
       ],
-      { rounds: 31, iterations: 500 },
+      { rounds: 301, iterations: 50, warmup: 2000 },
     );
     ratios(burst, 'audit off', [
       'audit on (sync, chained)',
@@ -55,7 +55,7 @@ export default async function auditCostBench(): Promise<void> {
         { name: 'audit on, per turn', fn: () => nextTurn().then(() => on.check(call, ctx)) },
         { name: 'audit on, no lock, per turn', fn: () => nextTurn().then(() => noLock.check(call, ctx)) },
       ],
-      { rounds: 31, iterations: 300 },
+      { rounds: 301, iterations: 30, warmup: 1000 },
     );
     ratios(perTurn, 'audit off, per turn', ['audit on, per turn', 'audit on, no lock, per turn']);
     // The measurement this bench made before it was interleaved (tinybench: each task for 400 ms, one after
@@ -64,9 +64,9 @@ export default async function auditCostBench(): Promise<void> {
       { name: 'audit off', fn: () => off.check(call, ctx) },
       { name: 'audit on (sync, chained)', fn: () => on.check(call, ctx) },
     ]);
-    const r = ratio(burst, 'audit on (sync, chained)', 'audit off');
-    const t = ratio(perTurn, 'audit on, per turn', 'audit off, per turn');
-    const s = ratio(seq, 'audit on (sync, chained)', 'audit off');
+    const r = burst.get('audit on (sync, chained)')?.ratio ?? Number.NaN;
+    const t = perTurn.get('audit on, per turn')?.ratio ?? Number.NaN;
+    const s = (seq.get('audit on (sync, chained)') ?? Number.NaN) / (seq.get('audit off') ?? Number.NaN);
     console.log(
       `audit-on / audit-off, one call per event-loop turn: ${t.toFixed(2)}× (goal ≤ 1.5×) ${ok(t)}`,
     );
@@ -77,18 +77,16 @@ export default async function auditCostBench(): Promise<void> {
   }
 }
 
-function ratio(m: Map<string, number>, name: string, base: string): number {
-  return (m.get(name) ?? Number.NaN) / (m.get(base) ?? Number.NaN);
-}
-
 function ok(r: number): string {
   return r <= 1.5 ? 'OK' : 'OVER';
 }
 
-function ratios(m: Map<string, number>, base: string, names: string[]): void {
-  const b = m.get(base) ?? Number.NaN;
+function ratios(m: Map<string, InterleavedResult>, base: string, names: string[]): void {
+  const b = m.get(base)?.median ?? Number.NaN;
   for (const name of names) {
-    const v = m.get(name) ?? Number.NaN;
-    console.log(`${name}: +${Math.round(v - b)} ns/call, ${(v / b).toFixed(2)}× ${base}`);
+    const v = m.get(name);
+    console.log(
+      `${name}: +${Math.round((v?.median ?? Number.NaN) - b)} ns/call, ${(v?.ratio ?? Number.NaN).toFixed(2)}× ${base}`,
+    );
   }
 }
