@@ -79,9 +79,9 @@ function releaseOthers(self: TrailLock): void {
  * code, no flock(2). Whoever holds it appends and rotates; everyone else waits. A lock left by a process
  * that died holding it (SIGKILL) is broken by the first waiter that finds its pid gone.
  *
- * The holder keeps the lock while it keeps writing: it lets go once a millisecond passed without a record,
- * or at once (within a millisecond) when another writer marks that it waits, or at exit. Taking and
- * releasing it costs five syscalls (~30 µs with the re-read of the trail): a host that serves one call per
+ * The holder keeps the lock while it keeps writing: it lets go once a millisecond or two passed without a
+ * record, within a millisecond when another writer marks that it waits, and at exit. Taking and releasing it
+ * is about ten syscalls with the re-read of the trail (~35 µs here): a host that serves one call per
  * event-loop turn (an MCP gateway) paid that on every record when it was released at the end of each turn.
  */
 export class TrailLock {
