@@ -1,7 +1,7 @@
 import { type Finding, type GuardPlugin, type PluginApi, Stage } from '@toolgate/core';
 import type { TrailCounters } from './durableFile.js';
 import { type AuditLogOptions, compileOptions } from './options.js';
-import { buildRecord, type RecordLevel, type RecordSettings } from './record.js';
+import { buildRecord, type RecordSettings } from './record.js';
 import { createRedactor } from './redact.js';
 import { openTrail } from './sharedTrail.js';
 
@@ -72,9 +72,9 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
   let closed = false;
   // Serialised here, not through a pino logger: the line is exactly what pino writes (`level` first, no
   // time or base fields), at a third less per record — this runs on the decision path with level `all`.
-  const write = (level: RecordLevel, record: Record<string, unknown>) => {
+  const write = (record: Record<string, unknown>) => {
     if (closed) return;
-    const line = `{"level":"${level}",${JSON.stringify(record).slice(1)}`;
+    const line = JSON.stringify(record);
     trail.append(line);
     for (const stream of ship) {
       try {
@@ -137,7 +137,7 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
       // Synchronous taps: core awaits observers before check() resolves, so the record is on disk by then.
       hooks.onViolation.tap({ stage: Stage.AUDIT }, (violation) => {
         const { decision, call, ctx, finding } = violation;
-        write('SECURITY_VIOLATION', buildRecord(decision, call, ctx, finding, settings));
+        write(buildRecord('SECURITY_VIOLATION', decision, call, ctx, finding, settings));
       });
       hooks.onDecision.tap({ stage: Stage.AUDIT }, (decision, call, ctx) => {
         if (decision.action === 'deny') return; // onViolation records it
@@ -146,7 +146,7 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
         // A call run inside the OS sandbox instead of denied is on record too: analysis could not prove it.
         if (opts.level !== 'all' && !wild && !decision.sandboxed) return;
         const finding: Finding | undefined = decision.reasons[0];
-        write('DECISION', buildRecord(decision, call, ctx, finding, settings));
+        write(buildRecord('DECISION', decision, call, ctx, finding, settings));
       });
     },
   };

@@ -141,7 +141,7 @@ export class DurableFile {
       return;
     }
     try {
-      this.persist(content);
+      this.whileBusy(() => this.persist(content));
     } catch (error) {
       this.enqueue(content);
       this.fail(error, 'write');
@@ -162,7 +162,10 @@ export class DurableFile {
     while (this.queue.length > 0) {
       try {
         // Many records per write(2): `async` costs one syscall per batch, not per record.
-        this.queue.splice(0, this.persistBatch(this.queue));
+        this.queue.splice(
+          0,
+          this.whileBusy(() => this.persistBatch(this.queue)),
+        );
       } catch (error) {
         this.fail(error, 'write');
         return false;
@@ -188,11 +191,28 @@ export class DurableFile {
 
   /** Runs `fn` holding the trail lock (renames of rotated files must not interleave with another writer's rotation). */
   private exclusive(fn: () => void): void {
-    this.lock?.acquire();
-    fn();
+    this.whileBusy(() => {
+      this.lock?.acquire();
+      fn();
+    });
   }
 
-  /** Lets other processes write (at exit; otherwise the lock is released at the end of each event-loop turn). */
+  /**
+   * Runs `fn` (which takes the lock and works under it) with the lock marked busy: an error listener that
+   * makes this process wait for another trail's lock meanwhile must not release this one mid-rotation.
+   */
+  private whileBusy<T>(fn: () => T): T {
+    const lock = this.lock;
+    if (!lock) return fn();
+    lock.busy++;
+    try {
+      return fn();
+    } finally {
+      lock.busy--;
+    }
+  }
+
+  /** Lets other processes write (at exit; otherwise the lock is let go when idle or wanted, see TrailLock). */
   releaseLock(): void {
     this.lock?.release();
   }

@@ -80,10 +80,12 @@ function recordPath(a: Access): RecordPath {
 }
 
 /**
- * The record of one decision. `finding` is the deny for a violation, else the first prompt finding (if any).
+ * The record of one decision, `level` first. `finding` is the deny for a violation, else the first prompt
+ * finding (if any).
  * Built from frozen core data only; nothing here touches the disk.
  */
 export function buildRecord(
+  level: RecordLevel,
   decision: Decision,
   call: ToolCall,
   ctx: CallContext,
@@ -95,8 +97,9 @@ export function buildRecord(
   const reason =
     finding?.reason ?? (decision.approval ? (decision.approval.reason ?? 'approved') : 'allowed');
   const severity = decisionSeverity(decision, settings.rules);
-  // `level` is not a field here: pino writes it first, from the logging method used.
+  // `level` first, as pino writes it: the line is one JSON.stringify of this object, nothing prepended.
   const base: Record<string, unknown> = {
+    level,
     timestamp: isoTime(decision.time),
     agentId: ctx.agentId,
     toolId: decision.tool,

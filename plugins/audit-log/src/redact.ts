@@ -94,32 +94,35 @@ export function createRedactor(options: RedactOptions = {}): Redactor {
     if (out.length <= maxString) return out;
     return `${out.slice(0, maxString)}…[truncated ${s.length} chars sha256=${shortHash(s)}]`;
   };
-  const walk = (value: unknown, depth: number, seen: Set<object>): unknown => {
+  // `parents` is the path from the root (at most maxDepth objects): a short array beats a Set per call here.
+  const walk = (value: unknown, depth: number, parents: object[]): unknown => {
     if (typeof value === 'string') return str(value);
     if (value === null || typeof value !== 'object') {
       return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol'
         ? String(value)
         : value;
     }
-    if (seen.has(value)) return '[Circular]';
+    if (parents.includes(value)) return '[Circular]';
     if (depth >= maxDepth) return '[Depth]';
-    seen.add(value);
+    parents.push(value);
     try {
       if (Array.isArray(value)) {
-        const items = value.slice(0, maxItems).map((v) => walk(v, depth + 1, seen));
+        const items = value.slice(0, maxItems).map((v) => walk(v, depth + 1, parents));
         if (value.length > maxItems) items.push(`…[${value.length - maxItems} more items]`);
         return items;
       }
       const out: Record<string, unknown> = {};
-      for (const [key, v] of Object.entries(value)) {
-        out[key] = sensitive(key) ? redacted(v) : walk(v, depth + 1, seen);
+      const source = value as Record<string, unknown>;
+      for (const key of Object.keys(source)) {
+        const v = source[key];
+        out[key] = sensitive(key) ? redacted(v) : walk(v, depth + 1, parents);
       }
       return out;
     } finally {
-      seen.delete(value);
+      parents.pop();
     }
   };
-  return (value) => walk(value, 0, new Set());
+  return (value) => walk(value, 0, []);
 }
 
 function normalise(key: string): string {

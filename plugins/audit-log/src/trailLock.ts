@@ -24,6 +24,8 @@ const RECENT_MS = 100;
 const POLITE_MS = 20;
 /** A `.want` mark older than this was left by a waiter that gave up or died. */
 const WANT_FRESH_MS = 10;
+/** How often a holder looks whether to let go: nothing written since the last look, or someone waits. */
+const HOLD_CHECK_MS = 1;
 
 /** Tells the holder someone waits: the mark's mtime is refreshed on every poll. */
 function markWant(path: string): void {
@@ -62,19 +64,32 @@ function alive(pid: number): boolean {
   }
 }
 
+// Locks this process holds. One that is about to wait releases the others first: it blocks the thread, so
+// their hold checks cannot run, and a process holding trail B while waiting for trail A (and another holding
+// A while waiting for B) would wait out lockWaitMs on both sides.
+const holding = new Set<TrailLock>();
+
+function releaseOthers(self: TrailLock): void {
+  for (const lock of holding) if (lock !== self && lock.busy === 0) lock.release();
+}
+
 /**
  * An advisory lock between the processes that append to one trail (eight hook processes of parallel tool
  * calls): a `<trail>.lock` file created with O_EXCL, holding the owner's pid and a random token. No native
  * code, no flock(2). Whoever holds it appends and rotates; everyone else waits. A lock left by a process
  * that died holding it (SIGKILL) is broken by the first waiter that finds its pid gone.
  *
- * The holder keeps the lock for the rest of the event-loop turn (released from a `setImmediate`, or at
- * exit), so a burst of records pays for one lock, not one per record — the lock costs ~10 µs here.
+ * The holder keeps the lock while it keeps writing: it lets go once a millisecond or two passed without a
+ * record, within a millisecond when another writer marks that it waits, and at exit. Taking and releasing it
+ * is about ten syscalls with the re-read of the trail (~35 µs here): a host that serves one call per
+ * event-loop turn (an MCP gateway) paid that on every record when it was released at the end of each turn.
  */
 export class TrailLock {
   private held = false;
   private readonly token = randomBytes(8).toString('hex');
-  private releaseScheduled = false;
+  private holdTimer: NodeJS.Timeout | undefined;
+  /** A record was written under the lock since the holder last looked. */
+  private used = false;
   private lastRelease = 0;
   private readonly want: string;
 
@@ -92,20 +107,28 @@ export class TrailLock {
   /** Incremented each time the lock is taken: whoever caches trail state re-reads it when this changed. */
   generation = 0;
 
+  /** Non-zero while its holder is in the middle of an append or rotation: then it is never let go early. */
+  busy = 0;
+
   /**
    * Takes the lock (a no-op while held). Returns true when it was taken now — the caller must then re-read
    * what other writers may have changed. Throws when it cannot be had within `waitMs`.
    */
   acquire(): boolean {
-    if (this.held) return false;
+    if (this.held) {
+      this.used = true;
+      return false;
+    }
     const content = `${process.pid} ${this.token}\n`;
     const start = Date.now();
     const deadline = start + this.waitMs;
     // Fairness: a writer that held the lock a moment ago lets a waiting writer (a fresh `.want` mark) go
     // first, for at most POLITE_MS. Without it a busy writer re-takes the lock before any waiter polls, and
     // the others starve (five of eight hook processes lost every record that way).
-    if (start - this.lastRelease < RECENT_MS)
+    if (start - this.lastRelease < RECENT_MS && freshWant(this.want)) {
+      releaseOthers(this);
       while (freshWant(this.want) && Date.now() - start < POLITE_MS) sleep(0.2);
+    }
     let delay = 0.1;
     let marked = false;
     for (;;) {
@@ -117,8 +140,10 @@ export class TrailLock {
           closeSync(fd);
         }
         this.held = true;
+        holding.add(this);
+        this.used = true;
         this.generation++;
-        this.scheduleRelease();
+        this.scheduleHoldCheck();
         if (marked) {
           try {
             unlinkSync(this.want); // our turn came; waiters still waiting mark it again
@@ -130,6 +155,7 @@ export class TrailLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
+      if (!marked) releaseOthers(this);
       markWant(this.want);
       marked = true;
       this.breakIfStale();
@@ -144,8 +170,13 @@ export class TrailLock {
   }
 
   release(): void {
+    if (this.holdTimer) {
+      clearTimeout(this.holdTimer);
+      this.holdTimer = undefined;
+    }
     if (!this.held) return;
     this.held = false;
+    holding.delete(this);
     this.lastRelease = Date.now();
     try {
       // Only our own lock is removed: if it was broken and retaken meanwhile, the file is someone else's.
@@ -155,13 +186,16 @@ export class TrailLock {
     }
   }
 
-  private scheduleRelease(): void {
-    if (this.releaseScheduled) return;
-    this.releaseScheduled = true;
-    setImmediate(() => {
-      this.releaseScheduled = false;
-      this.release();
-    }).unref();
+  private scheduleHoldCheck(): void {
+    this.holdTimer = setTimeout(() => {
+      this.holdTimer = undefined;
+      if (!this.held) return;
+      if (this.used && !freshWant(this.want)) {
+        this.used = false;
+        this.scheduleHoldCheck();
+      } else this.release();
+    }, HOLD_CHECK_MS);
+    this.holdTimer.unref();
   }
 
   private breakIfStale(): void {

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createGuard } from '@toolgate/core';
 import { describe, expect, it } from 'vitest';
-import { trailFiles } from '../src/index.js';
-import { tempDir } from './helpers.js';
+import { auditLog, trailFiles, verifyChain } from '../src/index.js';
+import { context, tempDir, workspacePolicy } from './helpers.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/denyLoop.ts', import.meta.url));
 
@@ -61,6 +62,64 @@ describe('durability: a deny check() returned is on disk, whatever happens to th
     const missing = seen.filter((id) => !ids.has(id));
     expect(missing).toEqual([]);
     expect(trailFiles(file).length).toBeGreaterThan(1);
+  }, 60_000);
+
+  it('SIGKILL of a writer that holds the trail lock across turns: nothing it returned is lost, the next writer breaks the lock and chains on from its last whole record', async () => {
+    const file = join(tempDir(), 'violations.log');
+    const child = runChild(file, 'turns', 0, 256 * 1024);
+    const seen: string[] = [];
+    let buffered = '';
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.on('exit', () => resolve());
+      child.on('error', reject);
+      child.stdout!.on('data', (d: Buffer) => {
+        buffered += d.toString();
+        const parts = buffered.split('\n');
+        buffered = parts.pop()!;
+        seen.push(...parts);
+        if (seen.length >= 300 && !child.killed) child.kill('SIGKILL');
+      });
+    });
+    expect(stderr).toBe('');
+    expect(child.signalCode).toBe('SIGKILL');
+    // It wrote on every turn, so it died holding the lock; the next writer breaks it and continues the chain.
+    expect(existsSync(`${file}.lock`)).toBe(true);
+    const root = tempDir();
+    const audit = auditLog({ file, maxSize: 256 * 1024, lockWaitMs: 5_000 });
+    const guard = createGuard({ plugins: [workspacePolicy(), audit] });
+    const d = await guard.check({ tool: 'write_file', args: { path: '/etc/after-kill' } }, context(root));
+    expect(d.action).toBe('deny');
+    expect(audit.counters.written).toBe(1);
+    audit.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    // A SIGKILL can land inside the write(2) of a record that spans two pages: Linux then returns after the
+    // first page, and that record — never acknowledged, its check() did not resolve — is torn. The next writer
+    // terminates it and chains from the last whole record; verify names the torn line.
+    const lines = trailFiles(file).flatMap((f) => readFileSync(f, 'utf8').split('\n').slice(0, -1));
+    const whole: Array<{ decisionId: string; prev: string; hash: string }> = [];
+    const torn: string[] = [];
+    for (const line of lines) {
+      try {
+        whole.push(JSON.parse(line));
+      } catch {
+        torn.push(line);
+      }
+    }
+    expect(torn.length).toBeLessThanOrEqual(1);
+    const ids = new Set(whole.map((r) => r.decisionId));
+    expect(seen.filter((id) => !ids.has(id))).toEqual([]);
+    const last = whole.at(-1)!;
+    expect(last.decisionId).toBe(d.id);
+    expect(last.prev).toBe(whole.at(-2)!.hash);
+    const report = await verifyChain(file);
+    if (torn.length === 0) {
+      expect(report.ok).toBe(true);
+      expect(report.records).toBe(whole.length);
+    } else expect(report.broken?.reason).toMatch(/torn/);
   }, 60_000);
 
   for (const mode of ['exit', 'throw'] as const) {
