@@ -250,8 +250,15 @@ export class DurableFile {
     const fd = openSync(file, 'a', 0o600);
     try {
       this.size = fstatSync(fd).size;
-      // A torn last line (another writer crashed mid-write) is terminated so the next record stays whole.
-      if (this.size > 0 && !tail.endsWithNewline) this.size += writeSync(fd, '\n');
+      // A torn last line (a writer killed inside its write(2)): the record was never acknowledged, so it is
+      // cut off and the chain goes on from the last whole record. Only while holding the lock (or with no
+      // other writers): unlocked, the "torn" bytes could be another writer's record still being written.
+      if (this.size > 0 && !tail.endsWithNewline && (this.lock === undefined || this.lock.isHeld)) {
+        if (tail.tornBytes >= 0) {
+          ftruncateSync(fd, this.size - tail.tornBytes);
+          this.size -= tail.tornBytes;
+        } else this.size += writeSync(fd, '\n'); // longer than any record: foreign data, kept and ended
+      }
     } catch (error) {
       closeSync(fd);
       throw error;

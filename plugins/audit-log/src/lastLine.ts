@@ -10,6 +10,8 @@ export interface FileTail {
   /** False when the file ends with a torn line (a crash mid-write by some other writer). */
   endsWithNewline: boolean;
   size: number;
+  /** Bytes after the last newline (a torn line), 0 when the file ends with one, -1 when more than was read. */
+  tornBytes: number;
 }
 
 /** Reads only the end of a trail file: reopening a large trail costs one small read, at startup or recovery. */
@@ -18,11 +20,11 @@ export function lastLine(file: string): FileTail {
   try {
     fd = openSync(file, 'r');
   } catch {
-    return { line: undefined, endsWithNewline: true, size: 0 };
+    return { line: undefined, endsWithNewline: true, size: 0, tornBytes: 0 };
   }
   try {
     const size = fstatSync(fd).size;
-    if (size === 0) return { line: undefined, endsWithNewline: true, size };
+    if (size === 0) return { line: undefined, endsWithNewline: true, size, tornBytes: 0 };
     // Records are a few hundred bytes: 64 KiB nearly always holds the last whole line (re-read on every lock
     // taken after another writer appended); the full MiB only when it does not.
     for (let want = FIRST; ; want = TAIL) {
@@ -34,8 +36,14 @@ export function lastLine(file: string): FileTail {
       lines.pop(); // '' after the final newline, or the torn tail
       if (len < size) lines.shift(); // may start mid-line
       const line = lines.at(-1) || undefined;
-      if (line !== undefined || len === size || want === TAIL)
-        return { line, endsWithNewline: text.endsWith('\n'), size };
+      const nl = buf.lastIndexOf(10);
+      if ((line !== undefined && nl !== -1) || len === size || want === TAIL)
+        return {
+          line,
+          endsWithNewline: text.endsWith('\n'),
+          size,
+          tornBytes: nl !== -1 ? len - nl - 1 : len === size ? len : -1,
+        };
     }
   } finally {
     closeSync(fd);

@@ -11,6 +11,8 @@ export interface TrailLine {
   text: string;
   /** Set when the line is longer than the limit: its length in bytes. It was skipped, never held in memory. */
   oversize?: number;
+  /** The file's last line, without a newline after it: a write cut short (never acknowledged to its caller). */
+  unterminated?: true;
 }
 
 /**
@@ -77,8 +79,9 @@ export async function* readLines(file: string, maxLineBytes = MAX_LINE_BYTES): A
       }
     }
     if (held > 0 || over >= 0) {
+      // No newline after it: a record whose write was cut short (the writer was killed mid-write).
       const line = finish(Buffer.alloc(0));
-      if (line) yield line;
+      if (line) yield { ...line, unterminated: true };
     }
   } catch (error) {
     // A file rotated away between listing and reading is simply not there any more.

@@ -76,7 +76,7 @@ describe('readLines bounds a line (issue 14)', () => {
       { file, line: 1, text: 'short' },
       { file, line: 2, text: '', oversize: 5000 },
       { file, line: 3, text: 'after é' },
-      { file, line: 5, text: 'tail' },
+      { file, line: 5, text: 'tail', unterminated: true },
     ]);
   });
 });

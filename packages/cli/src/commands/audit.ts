@@ -171,7 +171,7 @@ export async function runVerify(flags: { file?: string; json?: boolean }, io: Au
   if (flags.json) io.out.write(`${JSON.stringify(report)}\n`);
   else if (report.ok)
     io.out.write(
-      `ok: ${report.records} records in ${report.files.length} file(s), ${report.fromGenesis ? 'from the first record' : 'starting after records rotated away'}\n`,
+      `ok: ${report.records} records in ${report.files.length} file(s), ${report.fromGenesis ? 'from the first record' : 'starting after records rotated away'}${report.tornTail ? `; ${report.tornTail.file}:${report.tornTail.line} ends with a record cut short by a crash (never acknowledged; the next writer removes it)` : ''}\n`,
     );
   else
     io.out.write(
