@@ -70,6 +70,8 @@ interface PipeTake {
   /** Accesses `[from, to)` are the taking command's own. */
   from: number;
   to: number;
+  /** The printing command's own accesses (git's index refresh writes no name it prints). */
+  printer?: readonly [number, number];
 }
 
 const INPUT_OPS = new Set(['<', '<>', '<&', '<<', '<<<']);
@@ -156,6 +158,8 @@ export class Analyser {
    * assistant's shell snapshot may set) runs the alias's text for a later command of that name.
    */
   readonly aliases = new Set<string>();
+  /** Which command printed a pipe's paths: its own accesses `[from, to)`. */
+  private readonly printers = new WeakMap<PrintedPaths, readonly [number, number]>();
   /** Paths taken from pipes and split at blanks (checked against the line's writes at the end). */
   private readonly takes: PipeTake[] = [];
   /** One frame per function being called: the values its `local` variables hid. */
@@ -203,7 +207,14 @@ export class Analyser {
    */
   takePipedPaths(roots: readonly string[]): void {
     const stage = this.activeStage;
-    if (stage) stage.take = { roots, from: this.accesses.length, to: Number.POSITIVE_INFINITY };
+    if (!stage) return;
+    const printer = stage.input ? this.printers.get(stage.input) : undefined;
+    stage.take = {
+      roots,
+      from: this.accesses.length,
+      to: Number.POSITIVE_INFINITY,
+      ...(printer ? { printer } : {}),
+    };
   }
 
   /**
@@ -216,6 +227,7 @@ export class Analyser {
       const bad = this.accesses.find(
         (a, k) =>
           (k < take.from || k >= take.to) &&
+          (take.printer === undefined || k < take.printer[0] || k >= take.printer[1]) &&
           a.op === 'write' &&
           !this.removals.has(a) &&
           (!a.certain ||
@@ -1045,8 +1057,11 @@ export class Analyser {
     const active = this.activeStage;
     const stage = this.stage?.node === node ? this.stage : undefined;
     this.activeStage = stage;
+    const start = this.accesses.length;
     try {
       this.exec(fields, depth);
+      if (stage?.output && stage.output !== stage.input)
+        this.printers.set(stage.output, [start, this.accesses.length]);
       // A line filter between the paths and their taker passes them on (`| grep -v test |`).
       if (stage?.input && !stage.input.nul && !stage.output && keepsLines(fields)) stage.output = stage.input;
     } finally {

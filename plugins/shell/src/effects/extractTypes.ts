@@ -155,4 +155,9 @@ export interface PrintedPaths {
   filters: readonly (SubtreeFilter | undefined)[];
   /** NUL-terminated (`-print0`) rather than one a line. */
   nul: boolean;
+  /**
+   * Every name that can be printed is known to print as one line (the printer checked them: git's index),
+   * so a taker that splits at blanks need not walk the tree to check.
+   */
+  checked?: boolean;
 }

@@ -203,7 +203,7 @@ function pipedPaths(cx: CommandContext, p: ReturnType<typeof parseArgs>): Field 
     for (const [k, root] of paths.roots.entries()) {
       const real = cx.resolveDir(root);
       if (real === null) return undefined;
-      const why = unsplittableBeneath(real, root.value, paths.filters[k]);
+      const why = paths.checked ? undefined : unsplittableBeneath(real, root.value, paths.filters[k]);
       if (why === null) return undefined;
       if (why !== undefined) {
         cx.uncertain(`xargs splits the paths find prints at blanks: ${why}`, 'read', '<stdin>');

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,5 +103,67 @@ describe('find | xargs: whatever is not exactly the paths find prints stays unce
   it('the reason names the file whose name splits', () => {
     const r = run(split, 'find src | xargs cat');
     expect(r.accesses.find((a) => !a.certain)?.reason).toMatch(/src\/x \.env.*blank or quote/);
+  });
+});
+
+describe('git ls-files | xargs, git diff --name-only | xargs: the index names the paths', () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, {
+      cwd,
+      stdio: 'ignore',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' },
+    });
+  function repo(trackEnv: boolean, spaced: boolean): string {
+    const ws = mkdtempSync(join(tmpdir(), 'tg-piped-git-'));
+    mkdirSync(join(ws, 'src'));
+    writeFileSync(join(ws, 'src', 'a.ts'), 'a');
+    writeFileSync(join(ws, 'README.md'), 'r');
+    writeFileSync(join(ws, '.gitignore'), '.env\n');
+    if (spaced) writeFileSync(join(ws, 'src', 'my .env'), 'x');
+    git(ws, 'init', '-q');
+    git(ws, 'add', '-A');
+    if (trackEnv) {
+      writeFileSync(join(ws, '.env'), 'K=1');
+      git(ws, 'add', '-f', '.env');
+    }
+    git(ws, '-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-qm', 'init');
+    writeFileSync(join(ws, '.env'), 'K=1');
+    writeFileSync(join(ws, 'src', 'a.ts'), 'changed');
+    return ws;
+  }
+  const plain = repo(false, false);
+  const tracked = repo(true, false);
+  const spaced = repo(false, true);
+  afterAll(() => {
+    for (const d of [plain, tracked, spaced]) rmSync(d, { recursive: true, force: true });
+  });
+
+  it.each([
+    "git ls-files '*.ts' | xargs wc -l",
+    'git ls-files | xargs -r grep -l TODO',
+    'git ls-files -z | xargs -0 wc -l',
+    'git diff --name-only | xargs -r wc -l',
+    'git ls-files -m | xargs cat',
+  ])('%s: certain, and the untracked .env is not reached (twin of a false deny)', (cmd) => {
+    expect(run(plain, cmd).uncertain).toBe(false);
+    expect(verdict(plain, cmd)).toBe('clean');
+  });
+
+  it('a tracked .env is reached (twin)', () => {
+    expect(verdict(tracked, 'git ls-files | xargs cat')).not.toBe('clean');
+  });
+
+  it.each([
+    [plain, 'git diff --name-only HEAD~1 | xargs cat'], // a commit may name a file the index no longer has
+    [plain, 'git diff --cached --name-only | xargs cat'],
+    [plain, 'git ls-files -s | xargs cat'], // mode, hash and stage before the path
+    [plain, 'git ls-files -o | xargs cat'], // untracked files
+    [plain, 'git ls-files --full-name | xargs cat'],
+    [plain, 'cd src && git diff --name-only | xargs cat'], // root-relative names read from a subdirectory
+    [plain, 'git add .env -f; git ls-files | xargs cat'],
+    [spaced, 'git ls-files | xargs cat'], // "src/my .env" would split into src/my and .env
+    [plain, 'git ls-files -z | xargs cat'],
+  ])('%#: %s is uncertain (attack)', (ws, cmd) => {
+    expect(run(ws, cmd).uncertain).toBe(true);
   });
 });

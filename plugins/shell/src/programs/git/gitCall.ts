@@ -121,6 +121,37 @@ export class GitCall {
     }
   }
 
+  /**
+   * This subcommand prints tracked paths — beneath the cwd and relative to it (`ls-files`), or relative to the
+   * worktree root (`diff --name-only`: only when run from the root) — one a line or NUL-terminated: a pipe's
+   * next command may take them (`git ls-files '*.ts' | xargs wc -l`). Only when every tracked name there
+   * prints as itself: git quotes names with blanks, quotes, backslashes or non-ASCII bytes (core.quotePath),
+   * which xargs would split or read differently.
+   */
+  printsTracked(relativeTo: 'cwd' | 'root', nul: boolean): void {
+    const root = this.repo.worktree;
+    const tracked = this.repo.tracked();
+    if (root === null || tracked === null || this.base.value !== '.' || this.repo.missing) return;
+    const cwd = this.cx.resolveDir(literal('.'));
+    if (cwd === null) return;
+    const prefix = posix.relative(root, cwd);
+    if (prefix.startsWith('..') || posix.isAbsolute(prefix) || (relativeTo === 'root' && prefix !== ''))
+      return;
+    const within = prefix === '' ? '' : `${prefix}/`;
+    for (const name of tracked.files)
+      if (name.startsWith(within) && /[\s'"\\]|[^\x20-\x7e]/.test(name)) return;
+    if (tracked.submodules.length > 0) return;
+    const filter = worktreeFilter({
+      kind: 'tracked',
+      prefix,
+      tracked,
+      ignore: null,
+      name: `git ${this.sub}: tracked files of ${root}`,
+    });
+    if (filter === undefined) return;
+    this.cx.printsPaths({ roots: [literal(cwd)], filters: [filter], nul, checked: true });
+  }
+
   /** Whether an operand is an existing directory (after `-C`). */
   isDirectory(f: Field): boolean {
     const real = this.cx.resolveDir(this.at(f));

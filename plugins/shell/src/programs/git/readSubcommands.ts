@@ -91,6 +91,10 @@ export function diff(g: GitCall): Plan {
   if (has(g.p, '--cached', '--staged'))
     return { gitDir: 'read', risks: ['content', 'diff', 'pager'], hooks: [] };
   g.worktree('read', 'tracked');
+  // The index against the worktree: only index entries can be named (against a commit, or --cached, a file
+  // the index no longer has — an untracked .env now — can be).
+  if (has(g.p, '--name-only') && ops.length === 0 && !dashdash && !has(g.p, '--output'))
+    g.printsTracked('root', has(g.p, '-z'));
   // Comparing the worktree refreshes the index, as status does.
   return { gitDir: optionalLocks(g), risks: ['content', 'diff', 'pager'], hooks: [] };
 }
@@ -126,6 +130,12 @@ export function lsFiles(g: GitCall): Plan {
   for (const f of values(g.p, '-X', '--exclude-from')) g.path(f, 'read');
   if (has(g.p, '-o', '--others')) g.worktree('list', has(g.p, '--exclude-standard') ? 'unignored' : 'all');
   if (has(g.p, '-m', '--modified', '-d', '--deleted', '-k', '--killed')) g.worktree('list', 'tracked');
+  // Index entries, one a line (or NUL-terminated), relative to the cwd: paths a pipe may hand on. Options
+  // that print other files or more than the path (stage, tags, formats, --full-name) do not.
+  const other = g.p.opts.some(
+    (o) => !['-c', '--cached', '-m', '--modified', '-d', '--deleted', '-z'].includes(o.name),
+  );
+  if (!other) g.printsTracked('cwd', has(g.p, '-z'));
   return { gitDir: 'read', risks: ['content'], hooks: [] };
 }
 
