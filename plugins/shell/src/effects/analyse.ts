@@ -20,7 +20,7 @@ import { shellBuiltins } from '../programs/builtins.js';
 import { readBinaryBounded } from '../programs/git/readBinaryBounded.js';
 import { keepsLines } from '../programs/lineFilters.js';
 import { commandTable } from '../programs/table.js';
-import { XARGS_SPLITS } from '../programs/xargsNames.js';
+import { unsplittableBeneath, XARGS_SPLITS } from '../programs/xargsNames.js';
 import {
   type Expanded,
   expandAssignment,
@@ -158,6 +158,10 @@ export class Analyser {
    * assistant's shell snapshot may set) runs the alias's text for a later command of that name.
    */
   readonly aliases = new Set<string>();
+  /** What a pipeline's last command prints, when it is paths of a known set. */
+  private readonly pipeOuts = new WeakMap<Node, PrintedPaths>();
+  /** Set while a `$(…)` that is a whole word runs: what its script prints, when it is known paths. */
+  private capture: { printed?: PrintedPaths } | undefined;
   /** Which command printed a pipe's paths: its own accesses `[from, to)`. */
   private readonly printers = new WeakMap<PrintedPaths, readonly [number, number]>();
   /** Paths taken from pipes and split at blanks (checked against the line's writes at the end). */
@@ -656,8 +660,62 @@ export class Analyser {
       if (!(err instanceof ShellParseError)) throw err;
       return [{ value: raw, raw, glob: -1, tilde: false, uncertain: `cannot parse word: ${err.message}` }];
     }
-    for (const n of ex.nested) this.runNested(n, depth);
+    const whole =
+      ex.nested.length === 1 && ex.fields.length === 1 ? this.wholeSubstitution(raw, ex.nested[0]!) : false;
+    for (const n of ex.nested) {
+      if (!whole) {
+        this.runNested(n, depth);
+        continue;
+      }
+      const capture: { printed?: PrintedPaths } = {};
+      this.capture = capture;
+      try {
+        this.runNested(n, depth);
+      } finally {
+        this.capture = undefined;
+      }
+      const paths = capture.printed;
+      if (paths && !paths.nul && this.substitutedPathsSplit(paths)) return [this.under(paths, raw)];
+    }
     return ex.fields;
+  }
+
+  /** The word is one unquoted `$(…)` or backtick substitution, split into fields and globbed by the shell. */
+  private wholeSubstitution(raw: string, n: Nested): boolean {
+    return (
+      (n.origin === 'substitution' && raw === `$(${n.text})`) ||
+      (n.origin === 'backtick' && raw === `\`${n.text}\``)
+    );
+  }
+
+  /**
+   * Paths a `$(…)` prints become one field each only when no name splits at the default IFS or globs: the
+   * printer checked its names (git's index), or none exists beneath the roots now and the line does not
+   * create one (as for xargs, whose split characters include these).
+   */
+  private substitutedPathsSplit(paths: PrintedPaths): boolean {
+    if (this.lookup('IFS') !== undefined) return false;
+    const reals: string[] = [];
+    for (const [k, root] of paths.roots.entries()) {
+      const real = this.resolveDir(root);
+      if (real === null) return false;
+      if (!paths.checked && unsplittableBeneath(real, root.value, paths.filters[k]) !== undefined)
+        return false;
+      reals.push(real);
+    }
+    const printer = this.printers.get(paths);
+    this.takes.push({
+      roots: reals,
+      from: this.accesses.length,
+      to: this.accesses.length,
+      ...(printer ? { printer } : {}),
+    });
+    return true;
+  }
+
+  /** A field standing for every path of a printed set (as find's `{}` does). */
+  private under(paths: PrintedPaths, raw: string): Field {
+    return { value: raw, raw, glob: -1, tilde: false, under: paths.roots, underFilters: paths.filters };
   }
 
   /** A word inside `[[ … ]]`: expanded without field splitting or globbing (bash does neither there). */
@@ -747,10 +805,23 @@ export class Analyser {
     }
     const outerPosix = this.posix;
     if (posix !== undefined) this.posix = posix;
+    // A whole-word `$(…)`: what its one command (or pipeline) prints, when that is known paths.
+    const capture = this.capture;
+    this.capture = undefined;
+    const root = script.root;
+    const own: PipeStage | undefined =
+      capture && root.t === 'cmd' && printsToPipe(root) ? { node: root } : undefined;
+    const outerStage = this.stage;
+    this.stage = own;
     try {
       this.script(script, depth);
     } finally {
       this.posix = outerPosix;
+      this.stage = outerStage;
+    }
+    if (capture) {
+      const printed = own ? own.output : root.t === 'pipe' ? this.pipeOuts.get(root) : undefined;
+      if (printed) capture.printed = printed;
     }
     if (saved) this.state = saved;
   }
@@ -889,6 +960,7 @@ export class Analyser {
             printed = stdoutOnly && printsToPipe(n) ? stage.output : undefined;
             this.state = saved;
           }
+          if (node.t === 'pipe' && printed) this.pipeOuts.set(node, printed);
         });
         return;
       }

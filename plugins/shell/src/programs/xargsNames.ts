@@ -1,8 +1,11 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import type { SubtreeFilter } from '@toolgate/core';
 
-/** A character xargs (without -0) splits or unquotes a line at: a name holding one is not one item. */
-export const XARGS_SPLITS = /[\s'"\\]/;
+/**
+ * A character xargs (without -0) splits or unquotes a line at — or, for a `$(…)` the shell splits, one it
+ * splits or globs at: a name holding one is not one item.
+ */
+export const XARGS_SPLITS = /[\s'"\\*?[]/;
 
 /** Entries read at most when checking the names a pipe will carry (the policy walk's own bound). */
 const MAX_ENTRIES = 50_000;

@@ -151,6 +151,19 @@ describe('git ls-files | xargs, git diff --name-only | xargs: the index names th
 
   it('a tracked .env is reached (twin)', () => {
     expect(verdict(tracked, 'git ls-files | xargs cat')).not.toBe('clean');
+    expect(verdict(tracked, 'wc -l $(git ls-files)')).not.toBe('clean');
+  });
+
+  it.each([
+    "wc -l $(git ls-files '*.ts')",
+    'grep -n TODO `git ls-files`',
+    'npx prettier --check $(git diff --name-only)',
+    "cat $(find src -name '*.ts')",
+    "wc -l $(find . -name '*.ts' | sort)",
+  ])('%s: a whole-word substitution of known paths is those paths', (cmd) => {
+    const r = run(plain, cmd);
+    expect(r.accesses.filter((a) => !a.certain && !/npx|prettier|download/.test(a.reason ?? ''))).toEqual([]);
+    expect(verdict(plain, cmd.replace('npx prettier --check', 'cat'))).toBe('clean');
   });
 
   it.each([
@@ -163,6 +176,13 @@ describe('git ls-files | xargs, git diff --name-only | xargs: the index names th
     [plain, 'git add .env -f; git ls-files | xargs cat'],
     [spaced, 'git ls-files | xargs cat'], // "src/my .env" would split into src/my and .env
     [plain, 'git ls-files -z | xargs cat'],
+    // A substitution the shell splits: quoted (one field of many lines), another IFS, a name that splits.
+    [plain, 'cat "$(git ls-files)"'],
+    [plain, 'IFS=.; cat $(git ls-files)'],
+    [spaced, 'cat $(git ls-files)'],
+    [plain, 'cat $(git ls-files -s)'],
+    [plain, 'cat x$(git ls-files)'],
+    [plain, '$(git ls-files | head -1)'],
   ])('%#: %s is uncertain (attack)', (ws, cmd) => {
     expect(run(ws, cmd).uncertain).toBe(true);
   });

@@ -139,7 +139,7 @@ export class GitCall {
       return;
     const within = prefix === '' ? '' : `${prefix}/`;
     for (const name of tracked.files)
-      if (name.startsWith(within) && /[\s'"\\]|[^\x20-\x7e]/.test(name)) return;
+      if (name.startsWith(within) && /[\s'"\\*?[]|[^\x20-\x7e]/.test(name)) return;
     if (tracked.submodules.length > 0) return;
     const filter = worktreeFilter({
       kind: 'tracked',
