@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { has, parseArgs, values } from './argv.js';
@@ -135,6 +136,62 @@ export const make: CommandHandler = (cx) => {
   runTargets(cx, mk, dir, wanted, dryRun);
 };
 
+/**
+ * GNU make's special targets (make(1) "Special Built-in Target Names") that are not suffix rules and bring no
+ * recipe for other targets (`.DEFAULT` and `.SUFFIXES` do: not listed).
+ */
+const SPECIAL_TARGETS = new Set([
+  '.PHONY',
+  '.PRECIOUS',
+  '.INTERMEDIATE',
+  '.NOTINTERMEDIATE',
+  '.SECONDARY',
+  '.SECONDEXPANSION',
+  '.DELETE_ON_ERROR',
+  '.IGNORE',
+  '.LOW_RESOLUTION_TIME',
+  '.SILENT',
+  '.EXPORT_ALL_VARIABLES',
+  '.NOTPARALLEL',
+  '.ONESHELL',
+  '.POSIX',
+  '.DEFAULT_GOAL',
+]);
+
+/**
+ * Whether a built-in or pattern rule could make `t`: the Makefile has pattern, suffix or `.DEFAULT` rules, or
+ * a file beside where `t` would be shares its stem (`t.c`, `t.sh`, `t,v`, `s.t`, RCS/, SCCS/ — the sources
+ * GNU make's built-in rules look for). `true` whenever the directory cannot be read.
+ */
+function implicitMayApply(cx: CommandContext, mk: Makefile, dir: Field, t: string): boolean {
+  for (const name of mk.rules.keys())
+    if (name.includes('%') || (name.startsWith('.') && !name.includes('/') && !SPECIAL_TARGETS.has(name)))
+      return true;
+  const slash = t.lastIndexOf('/');
+  const stem = t.slice(slash + 1);
+  if (stem === '' || /[%*?[]/.test(t)) return true;
+  const real = cx.resolveDir(slash === -1 ? dir : within(dir, t.slice(0, slash) || '/'));
+  if (real === null) return true;
+  let names: string[];
+  try {
+    names = readdirSync(real);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  // `x.o` is made from `x.c`, `x` from `x.o` or `x.c`: a file named by the stem without its suffix, or by the
+  // whole name with one more.
+  const bare = stem.includes('.') ? stem.slice(0, stem.lastIndexOf('.')) : stem;
+  return names.some(
+    (n) =>
+      n.startsWith(`${stem}.`) ||
+      (bare !== '' && n.startsWith(`${bare}.`) && n !== stem) ||
+      n === `${stem},v` ||
+      n === `s.${stem}` ||
+      n === 'RCS' ||
+      n === 'SCCS',
+  );
+}
+
 function runTargets(
   cx: CommandContext,
   mk: Makefile,
@@ -154,9 +211,12 @@ function runTargets(
     }
     const rule = mk.rules.get(t);
     if (rule === undefined) {
-      // No explicit rule: an existing file needs nothing; otherwise a built-in implicit rule may run.
-      if (!cx.exists(within(dir, t)))
-        cx.uncertain(`make: no explicit rule for ${t} (implicit rules run programs we do not follow)`);
+      // No explicit rule: an existing file needs nothing; otherwise a built-in implicit rule may run — or,
+      // with no file it could be made from, make stops ("No rule to make target") and runs nothing more.
+      if (!cx.exists(within(dir, t))) {
+        if (implicitMayApply(cx, mk, dir, t))
+          cx.uncertain(`make: no explicit rule for ${t} (implicit rules run programs we do not follow)`);
+      }
       continue;
     }
     const prereqs = rule.prereqs;

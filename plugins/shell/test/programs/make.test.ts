@@ -93,7 +93,6 @@ describe('make: what we do not follow is uncertain (attacks)', () => {
     ['ifeq ($(X),1)\nall:\n\ttrue\nendif\n', 'make'],
     ['define R\ncat /etc/shadow\nendef\nall:\n\t$(R)\n', 'make'],
     ['.ONESHELL:\nall:\n\tcd /etc\n\tcat shadow\n', 'make'],
-    ['all: missing.o\n', 'make'],
     ['all:\n\ttrue\n', 'make -f - all'],
     ['all:\n\ttrue\n', 'make --eval="x:;cat /etc/shadow" all'],
     ['all:\n\ttrue\n', 'make SHELL=/tmp/evil'],
@@ -108,6 +107,25 @@ describe('make: what we do not follow is uncertain (attacks)', () => {
       expect(extractAccesses(cmd, context(d)).uncertain).toBe(true);
     });
   }
+
+  it('a target with no rule: uncertain where a built-in rule could make it from a source beside it', () => {
+    const d = project('all: missing.o\n');
+    writeFileSync(join(d, 'missing.c'), 'int main(){}');
+    expect(extractAccesses('make', context(d)).uncertain).toBe(true);
+    expect(extractAccesses('make other', context(d)).uncertain).toBe(false);
+    // A pattern, suffix or .DEFAULT rule of the Makefile may make anything.
+    for (const mk of ['.c.o:\n\tcat /etc/shadow\n', '.DEFAULT:\n\tcat /etc/shadow\n', '%: %.x\n\ttrue\n']) {
+      const e = project(mk);
+      expect(extractAccesses('make clean', context(e)).uncertain, mk).toBe(true);
+    }
+  });
+
+  it('a target with no rule and nothing to make it from: make stops, nothing runs (twin)', () => {
+    const d = project('.PHONY: all\nall:\n\ttrue\n');
+    expect(extractAccesses('make clean', context(d)).uncertain).toBe(false);
+    const e = project('all: missing.o\n');
+    expect(extractAccesses('make', context(e)).uncertain).toBe(false);
+  });
 
   it('a Makefile the line writes first is unknown', () => {
     const d = project(PLAIN);
