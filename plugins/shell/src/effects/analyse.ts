@@ -162,6 +162,10 @@ export class Analyser {
   private readonly pipeOuts = new WeakMap<Node, PrintedPaths>();
   /** Set while a `$(…)` that is a whole word runs: what its script prints, when it is known paths. */
   private capture: { printed?: PrintedPaths } | undefined;
+  /** The script being analysed came from our own parser, whose redirects are exact. */
+  private exactRedirects = true;
+  /** The file a running command's stdin is redirected from (`patch -p1 < fix.diff`), when it is plain. */
+  private stdinRedirect: Field | undefined;
   /** Which command printed a pipe's paths: its own accesses `[from, to)`. */
   private readonly printers = new WeakMap<PrintedPaths, readonly [number, number]>();
   /** Paths taken from pipes and split at blanks (checked against the line's writes at the end). */
@@ -198,6 +202,18 @@ export class Analyser {
     this.accesses.push(a);
     this.commandOf.set(a, this.commandSeq);
     if (this.unorderedDepth > 0) this.unordered.add(a);
+  }
+
+  /** The running command's stdin file (`< FILE`, the last one given), when its name is plain. */
+  stdinFile(): Field | undefined {
+    return this.stdinRedirect;
+  }
+
+  private plainStdin(redirects: readonly Redirect[], src: string): Field | undefined {
+    const r = redirects.filter((x) => x.op === '<' && (x.fd ?? 0) === 0).at(-1);
+    if (!r) return undefined;
+    const text = this.text(r.target, src);
+    return PLAIN.test(text) ? { value: text, raw: text, glob: -1, tilde: false } : undefined;
   }
 
   /** What the running command's stdin carries, when it is a pipeline stage fed known paths. */
@@ -845,7 +861,15 @@ export class Analyser {
         }
       }
     }
-    this.run(script.root, script.src, depth);
+    // The text bash-parser reads has `N>&M` masked (it misreads them): with one, what a pipe carries is only
+    // read from our own parse.
+    const outerExact = this.exactRedirects;
+    this.exactRedirects = script.fast || !/[<>]&\s*[0-9-]/.test(script.src);
+    try {
+      this.run(script.root, script.src, depth);
+    } finally {
+      this.exactRedirects = outerExact;
+    }
   }
 
   private alternatives(branches: (() => void)[], includeStart: boolean): void {
@@ -944,7 +968,7 @@ export class Analyser {
         const items = node.t === 'pipe' ? node.items : [node.node];
         // The parts of a pipeline run at the same time, a background job beside what follows it.
         // `|&` sends stderr down the pipe too (messages, not paths): no stage then carries known paths.
-        const stdoutOnly = node.t === 'pipe' && !src.includes('|&');
+        const stdoutOnly = node.t === 'pipe' && !src.includes('|&') && this.exactRedirects;
         this.unorderedRun(() => {
           let printed: PrintedPaths | undefined;
           for (const n of items) {
@@ -1129,6 +1153,8 @@ export class Analyser {
     const active = this.activeStage;
     const stage = this.stage?.node === node ? this.stage : undefined;
     this.activeStage = stage;
+    const outerStdin = this.stdinRedirect;
+    this.stdinRedirect = this.plainStdin(node.redirects, src);
     const start = this.accesses.length;
     try {
       this.exec(fields, depth);
@@ -1138,6 +1164,7 @@ export class Analyser {
       if (stage?.input && !stage.input.nul && !stage.output && keepsLines(fields)) stage.output = stage.input;
     } finally {
       this.activeStage = active;
+      this.stdinRedirect = outerStdin;
       if (stage?.take) {
         stage.take.to = this.accesses.length;
         this.takes.push(stage.take);

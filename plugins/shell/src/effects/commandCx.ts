@@ -113,6 +113,9 @@ export class CommandCx implements CommandContext {
   readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string } {
     return this.a.readBytes(f, maxBytes);
   }
+  stdinFile(): Field | undefined {
+    return this.a.stdinFile();
+  }
   stdinPaths(): PrintedPaths | undefined {
     return this.a.pipeInput();
   }

@@ -119,6 +119,8 @@ export interface CommandContext {
   under(roots: readonly Field[], raw: string, filters?: readonly (SubtreeFilter | undefined)[]): Field;
   /** A field whose value comes from stdin (xargs): any access on it is uncertain. */
   fromStdin(raw: string): Field;
+  /** The file this command's stdin is redirected from (`< fix.diff`), when its name is plain. */
+  stdinFile(): Field | undefined;
   /**
    * The paths this command's stdin carries, when it is a pipe from a command that prints only paths of a
    * known set (`find src -name '*.ts' | xargs wc -l`); `undefined` when stdin is anything else.

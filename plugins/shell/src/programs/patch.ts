@@ -53,6 +53,14 @@ export const PATCH: ArgSpec = {
   ],
 };
 
+/**
+ * A content file that does not exist and that the line does not write first: the program fails before it
+ * writes anything.
+ */
+export function missing(cx: CommandContext, f: Field, why: string): boolean {
+  return f.uncertain === undefined && !/written by this command line/.test(why) && !cx.exists(f);
+}
+
 /** `DIR/name` for `-d DIR` (patch changes into DIR first), or the name itself. */
 function inDir(dir: Field | undefined, name: string): Field {
   if (!dir || name.startsWith('/')) return literal(name);
@@ -60,14 +68,24 @@ function inDir(dir: Field | undefined, name: string): Field {
 }
 
 /** The files the patch changes, from its headers; `null` (after an uncertain access) when they cannot be known. */
-function targets(cx: CommandContext, p: ParsedArgs, patchFile: Field | undefined): string[] | null {
+function targets(
+  cx: CommandContext,
+  p: ParsedArgs,
+  patchFile: Field | undefined,
+  dir: Field | undefined,
+): string[] | null {
   if (!patchFile || patchFile.value === '-') {
-    // The handler does not see a `< fix.diff` redirect: stdin is content we cannot read here.
     cx.uncertain('patch reads the patch from stdin: the files it changes are not known', 'write');
     return null;
   }
   const content = cx.readContent(patchFile, 4 * 1024 * 1024);
   if ('uncertain' in content) {
+    if (missing(cx, patchFile, content.uncertain)) {
+      // No patch, no change: patch fails to open it (or the shell its `<`). One that appears before the run
+      // can only change files beneath the directory (patch refuses absolute and `..` names): judged there.
+      cx.write(dir ?? literal('.'), { scope: 'subtree', tag: 'missing-patch' });
+      return null;
+    }
     cx.uncertain(`patch -i ${patchFile.raw}: ${content.uncertain}`, 'write');
     return null;
   }
@@ -109,7 +127,8 @@ export const patch: CommandHandler = (cx) => {
   const dir = values(p, '-d', '--directory')[0];
   const [original, patchOperand] = p.operands;
   if (patchOperand) cx.read(patchOperand, { tag: 'patchfile' });
-  const patchFile = values(p, '-i', '--input').at(-1) ?? patchOperand;
+  // `patch -p1 < fix.diff`: the redirect's file is the patch.
+  const patchFile = values(p, '-i', '--input').at(-1) ?? patchOperand ?? cx.stdinFile();
   const dry = has(p, '--dry-run');
   const output = values(p, '-o', '--output')[0];
   if (original) {
@@ -119,7 +138,7 @@ export const patch: CommandHandler = (cx) => {
       cx.emit(inDir(dir, original.value), dry || output ? 'read' : 'write');
     return;
   }
-  const names = targets(cx, p, patchFile);
+  const names = targets(cx, p, patchFile, dir);
   if (names === null) return;
   const prefix = values(p, '-B', '--prefix')[0];
   const basePrefix = values(p, '-Y', '--basename-prefix')[0];

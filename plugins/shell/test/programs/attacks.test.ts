@@ -67,7 +67,7 @@ const attacks: [string, string, string | null][] = [
   ['file -f /tmp/names', 'read', null],
   ['gzip -S /../../../etc/x f', 'write', null],
   ['patch -g1 -i fix.diff', 'write', null],
-  ['patch -p1 < fix.diff', 'write', null],
+  ['cat fix.diff | patch -p1', 'write', null],
   ['xargs -s 10 -a list cat', 'write', null],
   ['grep -f /etc/shadow x', 'read', '/etc/shadow'],
   ['diff --from-file=/etc/shadow a', 'read', '/etc/shadow'],

@@ -115,8 +115,25 @@ describe('patch writes the files the diff names', () => {
     expect(out.filter((a) => a.op === 'write').map((a) => a.path)).toEqual(['/tmp/tg-none-out']);
   });
 
+  it('`patch < FILE` reads FILE as the patch, as -i does', () => {
+    const writes = (cmd: string) =>
+      t.run(cmd).accesses.filter((a) => a.op === 'write').map((a) => a.realPath).sort();
+    expect(t.run('patch -p1 < fix.diff').uncertain).toBe(false);
+    expect(writes('patch -p1 < fix.diff')).toEqual(writes('patch -p1 -i fix.diff'));
+  });
+
+  it('a patch that does not exist changes nothing; one made before the run stays beneath the directory', () => {
+    const r = t.run('patch -p1 < no-such.diff');
+    expect(r.uncertain).toBe(false);
+    expect(r.accesses.filter((a) => a.op === 'write').map((a) => `${a.scope} ${a.realPath}`)).toEqual([
+      `subtree ${t.ws}`,
+    ]);
+    expect(t.run('git apply no-such.diff').uncertain).toBe(false);
+  });
+
   it('stdin, an ed script, a symlink the patch creates, or a diff written first are uncertain', () => {
-    expect(t.run('patch -p1 < fix.diff').uncertain).toBe(true);
+    expect(t.run('cat fix.diff | patch -p1').uncertain).toBe(true);
+    expect(t.run('patch -p1 < $(echo fix.diff)').uncertain).toBe(true);
     expect(t.run('patch -i ed.diff').uncertain).toBe(true);
     expect(t.run('patch -p1 -i link.diff').uncertain).toBe(true);
     expect(t.run('cp escape.diff fix2.diff && patch -p1 -i fix2.diff').uncertain).toBe(true);

@@ -1,6 +1,7 @@
 import type { SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../../state/expandWord.js';
 import { has, values } from '../argv.js';
+import { missing } from '../patch.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { HOOKS, REF_AND_INDEX_HOOKS } from './hooks.js';
 import { patchTargets } from './patchTargets.js';
@@ -61,7 +62,13 @@ export function apply(g: GitCall): Plan {
     if (reportOnly || cached) continue;
     const content = g.cx.readContent(g.at(f));
     if ('uncertain' in content) {
-      g.uncertain(`cannot read the patch ${f.raw}: ${content.uncertain}`);
+      // No such patch: git apply fails before writing. One that appears before the run changes files of the
+      // worktree only (git refuses paths outside it): judged over what is there now.
+      if (missing(g.cx, g.at(f), content.uncertain)) {
+        if (g.repo.worktree === null)
+          g.path({ value: '.', raw: '.', glob: -1, tilde: false }, 'write', { scope: 'subtree' });
+        else g.worktree('write', 'all');
+      } else g.uncertain(`cannot read the patch ${f.raw}: ${content.uncertain}`);
       continue;
     }
     const targets = Number.isInteger(strip) && strip >= 0 ? patchTargets(content.text, strip) : null;
