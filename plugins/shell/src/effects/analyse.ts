@@ -731,7 +731,17 @@ export class Analyser {
 
   /** A field standing for every path of a printed set (as find's `{}` does). */
   private under(paths: PrintedPaths, raw: string): Field {
-    return { value: raw, raw, glob: -1, tilde: false, under: paths.roots, underFilters: paths.filters };
+    // Marked unknown as a value: a handler that reads the word itself (`cd $(find …)`) must not take it literally;
+    // accesses on it are the paths beneath the roots.
+    return {
+      value: raw,
+      raw,
+      glob: -1,
+      tilde: false,
+      under: paths.roots,
+      underFilters: paths.filters,
+      uncertain: `${raw} stands for several paths`,
+    };
   }
 
   /** A word inside `[[ … ]]`: expanded without field splitting or globbing (bash does neither there). */

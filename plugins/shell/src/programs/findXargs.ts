@@ -131,7 +131,8 @@ const find: CommandHandler = (cx) => {
         // `{}` is every path found. With -execdir the command runs inside each directory found, so any
         // relative word may name something anywhere beneath the start points as well.
         if (a.uncertain === undefined && a.value === '{}') argv.push(cx.under(starts, a.raw, filters));
-        else if (a.uncertain === undefined && a.value.includes('{}')) argv.push(cx.under(starts, a.raw));
+        else if (a.uncertain === undefined && a.value.includes('{}'))
+          argv.push(embedded(a, '{}', cx.under(starts, a.raw)));
         else if (inDir && argv.length > 0 && relative && !a.value.startsWith('-'))
           argv.push(cx.under(starts, a.raw));
         else argv.push(a);
@@ -187,6 +188,45 @@ function delimiterOf(v: string): string | null {
 }
 
 /**
+ * A word holding the placeholder inside it (`{}.bak`, `/backup/{}`, `-I F … dir/F`): each path found, put in
+ * the word's place. Only two shapes are followed: the placeholder first (`{}.bak`, `{}/x`: beside or beneath
+ * the paths themselves) and a directory before it whose roots are all relative (`/backup/{}` with find's
+ * `.`: beneath `/backup/.`). A `..` after it, or any other shape, may lead anywhere: not known.
+ */
+function embedded(word: Field, token: string, paths: Field): Field {
+  const unknown = { ...word, uncertain: `${word.raw}: where the paths it is given land is not known` };
+  if (word.uncertain !== undefined || paths.uncertain !== undefined || !paths.under) return unknown;
+  const at = word.value.indexOf(token);
+  const before = word.value.slice(0, at);
+  const after = word.value.slice(at + token.length);
+  if (
+    after.includes(token) ||
+    before.includes(token) ||
+    /(^|\/)\.\.(\/|$)/.test(after) ||
+    after.startsWith('..')
+  )
+    return unknown;
+  if (before === '') return { ...paths, raw: word.raw };
+  if (
+    !before.endsWith('/') ||
+    paths.under.some((r) => r.value.startsWith('/') || r.tilde || r.uncertain !== undefined)
+  )
+    return unknown;
+  return {
+    ...paths,
+    raw: word.raw,
+    under: paths.under.map((r) => ({
+      ...r,
+      value: `${before}${r.value}`,
+      raw: `${before}${r.raw}`,
+      tilde: word.tilde,
+    })),
+    // The walk's filters name paths beneath each root: they are not the new roots' entries.
+    underFilters: paths.under.map(() => undefined),
+  };
+}
+
+/**
  * The items on xargs's stdin when a pipe brings paths of a known set (`find src -name '*.ts' | xargs wc -l`):
  * a field standing for every path beneath find's start points. Exact with `-print0 | xargs -0`; one a line,
  * only while no name there holds a blank, newline, quote or backslash (xargs would split it into other,
@@ -213,7 +253,8 @@ function pipedPaths(cx: CommandContext, p: ReturnType<typeof parseArgs>): Field 
     }
     cx.takePipedPaths(reals);
   }
-  return cx.under(paths.roots, '<stdin>', paths.filters);
+  // Marked unknown as a value: a handler that reads the word itself (not as paths) must not take `<stdin>` literally.
+  return { ...cx.under(paths.roots, '<stdin>', paths.filters), uncertain: 'the paths xargs is given' };
 }
 
 /**
@@ -231,7 +272,15 @@ const xargs: CommandHandler = (cx) => {
   if (files.length === 0) {
     const stdin = pipedPaths(cx, p) ?? cx.fromStdin('<stdin>');
     if (replace !== undefined)
-      cx.exec(cmd.map((f, idx) => (idx > 0 && f.value.includes(replace) ? { ...stdin, raw: f.raw } : f)));
+      cx.exec(
+        cmd.map((f, idx) =>
+          idx > 0 && f.value.includes(replace)
+            ? f.value === replace
+              ? { ...stdin, raw: f.raw }
+              : embedded(f, replace, stdin)
+            : f,
+        ),
+      );
     else cx.exec([...cmd, stdin]);
     return;
   }
