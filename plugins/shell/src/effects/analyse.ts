@@ -76,6 +76,9 @@ interface PipeTake {
 
 const INPUT_OPS = new Set(['<', '<>', '<&', '<<', '<<<']);
 
+/** A word that is one variable alone: `$f`, `"$f"`, `${f}`, `"${f}"`. */
+const PATH_VAR = /^"?\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"?$/;
+
 /** A stage that is one simple command reading the pipe (no `<` of its own). */
 function readsPipe(n: Node): boolean {
   return n.t === 'cmd' && !n.redirects.some((r) => INPUT_OPS.has(r.op) && (r.fd ?? 0) === 0);
@@ -162,6 +165,13 @@ export class Analyser {
   private readonly pipeOuts = new WeakMap<Node, PrintedPaths>();
   /** Set while a `$(…)` that is a whole word runs: what its script prints, when it is known paths. */
   private capture: { printed?: PrintedPaths } | undefined;
+  /**
+   * Variables that hold one of a set of printed paths (`for f in $(git ls-files)`, `… | while read -r f`):
+   * `"$f"` stands for those paths while the variable keeps that value (any assignment forgets it).
+   */
+  private readonly pathVars = new Map<string, Field>();
+  /** The `read -r NAME` of a `while` loop fed printed paths by its pipe: NAME then holds one of them. */
+  private readerClause: { node: Node; name: string; paths: Field } | undefined;
   /** The script being analysed came from our own parser, whose redirects are exact. */
   private exactRedirects = true;
   /** The file a running command's stdin is redirected from (`patch -p1 < fix.diff`), when it is plain. */
@@ -207,6 +217,23 @@ export class Analyser {
   /** The running command's stdin file (`< FILE`, the last one given), when its name is plain. */
   stdinFile(): Field | undefined {
     return this.stdinRedirect;
+  }
+
+  /**
+   * `while read -r NAME; do …; done` (an `IFS=…` prefix allowed) reading its stdin: NAME takes one whole line
+   * a time. Not when the loop has its own `<`, or `read` is a function of the script.
+   */
+  private readLoop(n: Node, src: string): { node: Node; name: string } | undefined {
+    if (n.t !== 'loop' || !readsPipe({ t: 'cmd', assigns: [], words: [], redirects: n.redirects }))
+      return undefined;
+    const c = n.clause;
+    if (c.t !== 'cmd' || c.redirects.length > 0 || this.state.funcs.has('read')) return undefined;
+    if (c.assigns.some((a) => !this.text(a, src).startsWith('IFS='))) return undefined;
+    const words = c.words.map((w) => this.text(w, src));
+    const name = words.length === 3 && words[1] === '-r' ? words[2] : undefined;
+    return words[0] === 'read' && name !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+      ? { node: c, name }
+      : undefined;
   }
 
   private plainStdin(redirects: readonly Redirect[], src: string): Field | undefined {
@@ -583,6 +610,7 @@ export class Analyser {
       const old = this.state.vars.get(name) ?? this.inherited(name);
       values = mergeVar(old === undefined || old === 'unset' ? [''] : old, values) ?? null;
     }
+    this.pathVars.delete(name);
     // Bash: setting GLOBIGNORE turns dotglob on.
     if (name === 'GLOBIGNORE') this.globOptions.dot = true;
     if (values === 'declared') {
@@ -669,6 +697,12 @@ export class Analyser {
     tick();
     // Most words are plain: nothing to expand, quote or glob.
     if (PLAIN.test(raw)) return [{ value: raw, raw, glob: -1, tilde: false }];
+    if (this.pathVars.size > 0) {
+      const m = PATH_VAR.exec(raw);
+      const name = m?.[1] ?? m?.[2];
+      const paths = name === undefined ? undefined : this.pathVars.get(name);
+      if (paths && name !== undefined && this.lookup(name) === null) return [{ ...paths, raw }];
+    }
     let ex: Expanded;
     try {
       ex = expandWord(raw, this.lookup);
@@ -986,10 +1020,15 @@ export class Analyser {
             const outer = this.stage;
             const stage: PipeStage = { node: n, ...(printed && readsPipe(n) ? { input: printed } : {}) };
             this.stage = stage;
+            const reader = printed && !printed.nul ? this.readLoop(n, src) : undefined;
+            const outerReader = this.readerClause;
+            if (reader && printed && this.substitutedPathsSplit(printed))
+              this.readerClause = { ...reader, paths: this.under(printed, `$${reader.name}`) };
             try {
               this.run(n, src, depth);
             } finally {
               this.stage = outer;
+              this.readerClause = outerReader;
             }
             printed = stdoutOnly && printsToPipe(n) ? stage.output : undefined;
             this.state = saved;
@@ -1035,12 +1074,14 @@ export class Analyser {
       case 'for': {
         this.redirects(node.redirects, src, depth);
         let values: string[] | null = [];
+        const listed: Field[] = [];
         if (!node.list) values = null;
         else {
           for (const w of node.list) {
             // bash expands a tilde prefix in the word list (`for f in ~/.ssh/*` walks $HOME/.ssh): the
             // value the variable takes is the expanded one, not a literal `~` a later "$f" keeps.
             for (const f of this.expand(this.text(w, src), depth).flatMap((x) => this.tildeNow(x))) {
+              listed.push(f);
               let g = f;
               if (g.tilde) {
                 const e = expandPath(g.value, this.ctx, { vars: false }).value;
@@ -1059,6 +1100,9 @@ export class Analyser {
         }
         if (values !== null && values.length === 0) return;
         this.setVar(node.name, values);
+        // `for f in $(git ls-files)`: f is one of the printed paths.
+        if (values === null && listed.length === 1 && listed[0]!.under)
+          this.pathVars.set(node.name, listed[0]!);
         this.unorderedRun(() => this.loop(() => this.run(node.body, src, depth)));
         return;
       }
@@ -1170,6 +1214,8 @@ export class Analyser {
       this.exec(fields, depth);
       if (stage?.output && stage.output !== stage.input)
         this.printers.set(stage.output, [start, this.accesses.length]);
+      if (this.readerClause?.node === node)
+        this.pathVars.set(this.readerClause.name, this.readerClause.paths);
       // A line filter between the paths and their taker passes them on (`| grep -v test |`).
       if (stage?.input && !stage.input.nul && !stage.output && keepsLines(fields)) stage.output = stage.input;
     } finally {

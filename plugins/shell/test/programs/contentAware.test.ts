@@ -117,7 +117,11 @@ describe('patch writes the files the diff names', () => {
 
   it('`patch < FILE` reads FILE as the patch, as -i does', () => {
     const writes = (cmd: string) =>
-      t.run(cmd).accesses.filter((a) => a.op === 'write').map((a) => a.realPath).sort();
+      t
+        .run(cmd)
+        .accesses.filter((a) => a.op === 'write')
+        .map((a) => a.realPath)
+        .sort();
     expect(t.run('patch -p1 < fix.diff').uncertain).toBe(false);
     expect(writes('patch -p1 < fix.diff')).toEqual(writes('patch -p1 -i fix.diff'));
   });

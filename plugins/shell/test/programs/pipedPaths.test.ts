@@ -152,6 +152,8 @@ describe('git ls-files | xargs, git diff --name-only | xargs: the index names th
   it('a tracked .env is reached (twin)', () => {
     expect(verdict(tracked, 'git ls-files | xargs cat')).not.toBe('clean');
     expect(verdict(tracked, 'wc -l $(git ls-files)')).not.toBe('clean');
+    expect(verdict(tracked, 'git ls-files | while read -r f; do cat "$f"; done')).not.toBe('clean');
+    expect(verdict(tracked, 'for f in $(git ls-files); do cat "$f"; done')).not.toBe('clean');
   });
 
   it.each([
@@ -160,7 +162,10 @@ describe('git ls-files | xargs, git diff --name-only | xargs: the index names th
     'npx prettier --check $(git diff --name-only)',
     "cat $(find src -name '*.ts')",
     "wc -l $(find . -name '*.ts' | sort)",
-  ])('%s: a whole-word substitution of known paths is those paths', (cmd) => {
+    'for f in $(git ls-files \'*.ts\'); do echo "== $f"; head -5 "$f"; done',
+    'git ls-files \'*.ts\' | while read -r f; do wc -l "$f"; done',
+    'find src -name "*.ts" | while IFS= read -r file; do grep -c x "${file}"; done',
+  ])('%s: a whole-word substitution (or a loop over it) of known paths is those paths', (cmd) => {
     const r = run(plain, cmd);
     expect(r.accesses.filter((a) => !a.certain && !/npx|prettier|download/.test(a.reason ?? ''))).toEqual([]);
     expect(verdict(plain, cmd.replace('npx prettier --check', 'cat'))).toBe('clean');
@@ -183,6 +188,15 @@ describe('git ls-files | xargs, git diff --name-only | xargs: the index names th
     [plain, 'cat $(git ls-files -s)'],
     [plain, 'cat x$(git ls-files)'],
     [plain, '$(git ls-files | head -1)'],
+    // A loop variable that is not (or no longer) one of the paths.
+    [plain, 'git ls-files | while read f; do cat "$f"; done'], // without -r, backslashes are read as escapes
+    [plain, 'git ls-files | while read -r f g; do cat "$g"; done'],
+    [plain, 'git ls-files | while read -r f; do f=$(cat list); cat "$f"; done'],
+    [plain, 'git ls-files | while read -r f; do cat "$f.bak"; done'],
+    [plain, 'read() { cat "$1"; }; git ls-files | while read -r f; do cat "$f"; done'],
+    [plain, 'git ls-files | while read -r f; do cat "$f"; done < list.txt'],
+    [spaced, 'for f in $(git ls-files); do cat "$f"; done'],
+    [spaced, 'git ls-files | while read -r f; do cat "$f"; done'],
   ])('%#: %s is uncertain (attack)', (ws, cmd) => {
     expect(run(ws, cmd).uncertain).toBe(true);
   });
