@@ -9,6 +9,8 @@ export function filteredOut(filter: SubtreeFilter | undefined, root: string, pat
   return filter.skips(rel, true);
 }
 
+const GIT_WORKTREE = /:git:[^:]+:worktree$/;
+
 /** Where each access stands in the line: its command's number, and which ones may run out of order. */
 export interface AccessOrder {
   readonly commandOf: ReadonlyMap<Access, number>;
@@ -28,7 +30,8 @@ export interface AccessOrder {
  * git's writes into its own git dir, whose names git makes (hex objects, refs that may not start with a
  * dot), so they cannot bring a name a rule denies; removals (`rm -rf dist && cp -r src dist`: rm can only
  * take names away); and writes of a command that runs after the walk (`rm -rf node_modules && npm install`)
- * — unless a loop, a pipeline or `&` lets either run in another order.
+ * — unless a loop, a pipeline or `&` lets either run in another order. Nor git's worktree writes before another
+ * git worktree walk: git brings names of its own trees only.
  */
 export function markUnknownContents(accesses: readonly Access[], order: AccessOrder): void {
   let writers: Access[] | undefined;
@@ -48,6 +51,9 @@ export function markUnknownContents(accesses: readonly Access[], order: AccessOr
     for (const w of writers) {
       const seq = order.commandOf.get(w) ?? 0;
       if (w === a || seq === own) continue;
+      // git writing the worktree and git walking it (`git stash && … ; git stash pop`): git brings only names
+      // of its own trees, which its walks judge as tracked names (the documented checkout limit).
+      if (GIT_WORKTREE.test(w.origin) && GIT_WORKTREE.test(a.origin)) continue;
       if (seq > own && fixed && !order.unordered.has(w)) continue;
       const wr = w.realPath as string;
       // A single link or rename matters only to a walk that follows links beneath its root.

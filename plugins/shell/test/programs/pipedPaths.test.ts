@@ -149,6 +149,16 @@ describe('git ls-files | xargs, git diff --name-only | xargs: the index names th
     expect(verdict(plain, cmd)).toBe('clean');
   });
 
+  it('git writing the worktree before git walks it does not make the walk unknown (git stash … pop)', () => {
+    const cmd = 'git stash && git status --short; git stash pop';
+    expect(run(plain, cmd).accesses.some((a) => a.unknownContents !== undefined)).toBe(false);
+    expect(verdict(plain, cmd)).toBe('clean');
+    expect(verdict(tracked, cmd)).not.toBe('clean');
+    // Another program writing first still does.
+    const cp = run(plain, 'cp -r src/. . && git stash pop').accesses;
+    expect(cp.some((a) => a.unknownContents !== undefined)).toBe(true);
+  });
+
   it('a tracked .env is reached (twin)', () => {
     expect(verdict(tracked, 'git ls-files | xargs cat')).not.toBe('clean');
     expect(verdict(tracked, 'wc -l $(git ls-files)')).not.toBe('clean');

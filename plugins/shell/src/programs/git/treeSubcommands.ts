@@ -130,7 +130,16 @@ export function bisect(g: GitCall, action: string, rest: readonly Field[]): Plan
   if (['log', 'visualize', 'view', 'terms', 'help'].includes(action))
     return { gitDir: 'read', risks: ['pager'], hooks: [] };
   if (action === 'replay') for (const f of rest) g.path(f, 'read');
-  if (!(action === 'start' && rest.some((f) => f.value === '--no-checkout')))
-    g.worktree('write', 'notUntracked');
+  // `start` checks out only once it has a bad and a good revision (git-bisect(1)); like checkout, the
+  // steps write the tracked files.
+  const revisions = rest
+    .slice(0, rest.findIndex((f) => f.value === '--') >>> 0)
+    .filter((f) => !f.value.startsWith('-'));
+  const checksOut =
+    action === 'start'
+      ? !rest.some((f) => f.value === '--no-checkout') &&
+        (revisions.length >= 2 || rest.some((f) => f.uncertain !== undefined))
+      : true;
+  if (checksOut) g.worktree('write', 'tracked');
   return { gitDir: 'write', risks: ['content'], hooks: HOOKS.bisect! };
 }
