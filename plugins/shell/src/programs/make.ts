@@ -133,7 +133,13 @@ export const make: CommandHandler = (cx) => {
   }
   const dryRun = has(p, '-n', '--just-print', '--dry-run', '--recon', '-q', '--question');
   const wanted = targets.length > 0 ? targets : mk.defaultTarget ? [mk.defaultTarget] : [];
-  runTargets(cx, mk, dir, wanted, dryRun);
+  const makeflags = cx.variable('MAKEFLAGS');
+  const parallel =
+    has(p, '-j', '--jobs') ||
+    makeflags === null ||
+    /(^|\s)-?[a-zA-Z]*j|--jobs/.test(makeflags ?? '') ||
+    mk.vars.has('MAKEFLAGS');
+  runTargets(cx, mk, dir, wanted, dryRun, parallel);
 };
 
 /**
@@ -198,29 +204,28 @@ function runTargets(
   dir: Field,
   wanted: readonly string[],
   dryRun: boolean,
+  parallel: boolean,
 ): void {
+  // make builds each goal in the order given, a target's prerequisites before its own recipe (make(1));
+  // with -j they may run at the same time: each recipe is then analysed as a background job.
   const seen = new Set<string>();
-  const stack = [...wanted];
-  while (stack.length > 0) {
-    const t = stack.pop()!;
-    if (seen.has(t)) continue;
+  const visit = (t: string, depth: number): boolean => {
+    if (seen.has(t)) return true;
     seen.add(t);
-    if (seen.size > MAX_RULES) {
+    if (seen.size > MAX_RULES || depth > MAX_RULES) {
       cx.uncertain(`make: more than ${MAX_RULES} rules`);
-      return;
+      return false;
     }
     const rule = mk.rules.get(t);
     if (rule === undefined) {
       // No explicit rule: an existing file needs nothing; otherwise a built-in implicit rule may run — or,
       // with no file it could be made from, make stops ("No rule to make target") and runs nothing more.
-      if (!cx.exists(within(dir, t))) {
-        if (implicitMayApply(cx, mk, dir, t))
-          cx.uncertain(`make: no explicit rule for ${t} (implicit rules run programs we do not follow)`);
-      }
-      continue;
+      if (!cx.exists(within(dir, t)) && implicitMayApply(cx, mk, dir, t))
+        cx.uncertain(`make: no explicit rule for ${t} (implicit rules run programs we do not follow)`);
+      return true;
     }
     const prereqs = rule.prereqs;
-    stack.push(...prereqs);
+    for (const pre of prereqs) if (!visit(pre, depth + 1)) return false;
     const unique = [...new Set(prereqs)];
     const auto = new Map([
       ['@', t],
@@ -240,7 +245,9 @@ function runTargets(
         cx.uncertain(`make ${t}: a recipe line uses make functions or substitutions we do not expand`);
         continue;
       }
-      if (sh.trim() !== '') cx.script(inDir(dir, sh), `make ${t}`);
+      if (sh.trim() !== '') cx.script(parallel ? `(${inDir(dir, sh)}\n) &` : inDir(dir, sh), `make ${t}`);
     }
-  }
+    return true;
+  };
+  for (const t of wanted) if (!visit(t, 0)) return;
 }

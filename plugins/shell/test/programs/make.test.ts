@@ -83,6 +83,31 @@ describe('make analyses plain recipes as shell', () => {
   });
 });
 
+describe('make runs goals in order, prerequisites first (make(1)); with -j in any order', () => {
+  const MK = '.PHONY: clean build\nclean:\n\trm -rf dist\nbuild:\n\tmkdir -p dist\n\tcp -r src/. dist/\n';
+  const unknown = (cmd: string, d: string) =>
+    extractAccesses(cmd, context(d)).accesses.some((a) => a.unknownContents !== undefined);
+
+  it('make clean build: the rm of dist runs before the copy into it (twin of a false deny)', () => {
+    const d = project(MK);
+    mkdirSync(join(d, 'dist'));
+    writeFileSync(join(d, 'dist', 'old.js'), '');
+    expect(unknown('make clean build', d)).toBe(false);
+    expect(verdict('make clean build', d)).toBe('allow');
+  });
+
+  it('make build clean, make -j2 clean build, MAKEFLAGS=-j: the copy may come first', () => {
+    const d = project(MK);
+    mkdirSync(join(d, 'dist'));
+    expect(unknown('make build clean', d)).toBe(true);
+    expect(unknown('make -j2 clean build', d)).toBe(true);
+    expect(unknown('MAKEFLAGS=-j4 make clean build', d)).toBe(true);
+    const own = project(`MAKEFLAGS += -j2\n${MK}`);
+    const r = extractAccesses('make clean build', context(own));
+    expect(r.uncertain || r.accesses.some((a) => a.unknownContents !== undefined)).toBe(true);
+  });
+});
+
 describe('make: what we do not follow is uncertain (attacks)', () => {
   const cases: [string, string][] = [
     ['include other.mk\nall:\n\ttrue\n', 'make'],
