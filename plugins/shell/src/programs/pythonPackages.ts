@@ -37,6 +37,33 @@ const PIP_READS = new Set([
   '-V',
 ]);
 
+/**
+ * The environment `uv pip install/uninstall/sync` changes (uv docs, "Using environments"): `--system` or
+ * `--python` pick an interpreter we do not follow; else VIRTUAL_ENV, then CONDA_PREFIX, then a `.venv` in the
+ * cwd or its nearest parent. With none of them uv stops ("No virtual environment found").
+ */
+function uvPipEnvironment(
+  cx: CommandContext,
+  p: ReturnType<typeof parseArgs>,
+): string | 'none' | { uncertain: string } {
+  if (
+    cx.args.some((f) => f.value === '--system' || f.value.startsWith('--python')) ||
+    values(p, '--python').length > 0
+  )
+    return { uncertain: '--system/--python installs into an interpreter we do not follow' };
+  for (const name of ['VIRTUAL_ENV', 'CONDA_PREFIX']) {
+    const v = cx.variable(name);
+    if (v === null) return { uncertain: `$${name} is not known` };
+    if (v !== undefined && v !== '') return v.startsWith('/') ? v : { uncertain: `$${name} is not absolute` };
+  }
+  const real = cx.resolveDir(literal('.'));
+  if (real === null) return { uncertain: 'the cwd is not known' };
+  for (let d = real; ; d = dirname(d)) {
+    if (existsSync(`${d}/.venv`)) return `${d}/.venv`;
+    if (d === '/') return 'none';
+  }
+}
+
 /** pip: installs into a site directory that is not on the command line unless `--target`/`--prefix`/`--root`. */
 const pip: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, {
@@ -175,9 +202,17 @@ const uv: CommandHandler = (cx) => {
   } else if (name === 'pip') {
     const action = rest[0]?.value ?? '';
     if (['install', 'uninstall', 'sync'].includes(action)) {
-      if (root !== null && existsSync(`${root}/.venv`))
-        cx.write(literal(`${root}/.venv`), { scope: 'subtree', tag: 'venv' });
-      else cx.uncertain(`uv pip ${action}: the environment is not known`);
+      // Options come after `pip ACTION` here: the requirement and constraint files they name are read.
+      const after = parseArgs(rest.slice(1), {
+        short: 'rceP',
+        long: ['requirement', 'constraint', 'python'],
+      });
+      for (const f of values(after, '-r', '--requirement', '-c', '--constraint'))
+        cx.read(f, { tag: 'requirements' });
+      const env = uvPipEnvironment(cx, p);
+      if (env === 'none') return; // uv: "No virtual environment found": it writes nothing
+      if (typeof env === 'string') cx.write(literal(env), { scope: 'subtree', tag: 'venv' });
+      else cx.uncertain(`uv pip ${action}: ${env.uncertain}`);
     } else if (!['list', 'show', 'freeze', 'check', 'tree'].includes(action))
       cx.uncertain(`uv pip ${action}: not modelled`);
   } else if (

@@ -184,3 +184,35 @@ describe('init, pkg and pack act on the project files (npm-init(1), npm-pkg(1), 
     expect(verdict('npm pack --dry-run --ignore-scripts', d)).toMatch(/^deny/);
   });
 });
+
+describe('uv pip install: the environment uv finds (uv docs, "Using environments")', () => {
+  const writes = (cmd: string, cwd: string, env: Record<string, string> = {}) => {
+    const ctx = { ...context(cwd), env: { HOME: '/home/agent', ...env } };
+    const r = extractAccesses(cmd, ctx);
+    return {
+      uncertain: r.uncertain,
+      writes: r.accesses.filter((a) => a.op === 'write').map((a) => `${a.scope} ${a.realPath}`),
+    };
+  };
+
+  it('a .venv in the cwd or a parent, else $VIRTUAL_ENV first; none: uv stops', () => {
+    const d = project({});
+    mkdirSync(join(d, '.venv'));
+    mkdirSync(join(d, 'sub'));
+    expect(writes('uv pip install -r requirements.txt', join(d, 'sub'))).toEqual({
+      uncertain: false,
+      writes: [`subtree ${d}/.venv`],
+    });
+    expect(writes('uv pip install x', d, { VIRTUAL_ENV: '/opt/venv' }).writes).toEqual(['subtree /opt/venv']);
+    const bare = mkdtempSync(join(tmpdir(), 'tg-uv-'));
+    dirs.push(bare);
+    expect(writes('uv pip install x', bare)).toEqual({ uncertain: false, writes: [] });
+  });
+
+  it('--system and --python pick an interpreter we do not follow (uncertain)', () => {
+    const d = project({});
+    mkdirSync(join(d, '.venv'));
+    expect(writes('uv pip install --system x', d).uncertain).toBe(true);
+    expect(writes('uv pip install --python 3.12 x', d).uncertain).toBe(true);
+  });
+});
