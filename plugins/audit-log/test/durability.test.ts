@@ -36,28 +36,37 @@ function idsOf(lines: string[]): Set<string> {
   return new Set(lines.map((l) => (JSON.parse(l) as { decisionId: string }).decisionId));
 }
 
+/** Reads the ids the child prints (one per deny its check() returned) and SIGKILLs it after `count`. */
+async function killAfter(
+  child: ReturnType<typeof runChild>,
+  count: number,
+): Promise<{ seen: string[]; stderr: string }> {
+  const seen: string[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.on('exit', () => resolve());
+    child.on('error', reject);
+    child.stdout!.on('data', (d: Buffer) => {
+      buffered += d.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      seen.push(...parts);
+      if (seen.length >= count && !child.killed) child.kill('SIGKILL');
+    });
+  });
+  return { seen, stderr };
+}
+
 describe('durability: a deny check() returned is on disk, whatever happens to the process next', () => {
   it('SIGKILL mid-stream: every deny the child saw returned is in the trail, no whole line is torn', async () => {
     const file = join(tempDir(), 'violations.log');
     // A small cap so the kill can also land around rotations.
     const child = runChild(file, 'loop', 0, 256 * 1024);
-    const seen: string[] = [];
-    let buffered = '';
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.on('exit', () => resolve());
-      child.on('error', reject);
-      child.stdout!.on('data', (d: Buffer) => {
-        buffered += d.toString();
-        const parts = buffered.split('\n');
-        buffered = parts.pop()!;
-        seen.push(...parts);
-        if (seen.length >= 1500 && !child.killed) child.kill('SIGKILL');
-      });
-    });
+    const { seen, stderr } = await killAfter(child, 1500);
     expect(stderr).toBe('');
     expect(child.signalCode).toBe('SIGKILL');
     expect(seen.length).toBeGreaterThanOrEqual(1500);
@@ -71,23 +80,7 @@ describe('durability: a deny check() returned is on disk, whatever happens to th
   it('SIGKILL of a writer that holds the trail lock across turns: nothing it returned is lost, the next writer breaks the lock and chains on from its last whole record', async () => {
     const file = join(tempDir(), 'violations.log');
     const child = runChild(file, 'turns', 0, 256 * 1024);
-    const seen: string[] = [];
-    let buffered = '';
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.on('exit', () => resolve());
-      child.on('error', reject);
-      child.stdout!.on('data', (d: Buffer) => {
-        buffered += d.toString();
-        const parts = buffered.split('\n');
-        buffered = parts.pop()!;
-        seen.push(...parts);
-        if (seen.length >= 300 && !child.killed) child.kill('SIGKILL');
-      });
-    });
+    const { seen, stderr } = await killAfter(child, 300);
     expect(stderr).toBe('');
     expect(child.signalCode).toBe('SIGKILL');
     // It wrote on every turn, so it died holding the lock; the next writer breaks it and continues the chain.

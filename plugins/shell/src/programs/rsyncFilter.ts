@@ -1,29 +1,7 @@
 import type { SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
 import { has, type ParsedArgs, values } from './argv.js';
-import { escapeRegExp } from './fnmatch.js';
-
-/** rsync's wildcards (rsync(1) "INCLUDE/EXCLUDE PATTERN RULES"): `*` stops at `/`, `**` does not. */
-function wildmatch(pattern: string): string {
-  let re = '';
-  for (let k = 0; k < pattern.length; k++) {
-    const c = pattern[k]!;
-    if (c === '*' && pattern[k + 1] === '*') {
-      re += '.*';
-      k++;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '\\' && k + 1 < pattern.length) re += escapeRegExp(pattern[++k]!);
-    else if (c === '[' && pattern.indexOf(']', k + 2) !== -1) {
-      const end = pattern.indexOf(']', k + 2);
-      let body = pattern.slice(k + 1, end);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      re += `[${body.replace(/\\/g, '\\\\')}]`;
-      k = end;
-    } else re += escapeRegExp(c);
-  }
-  return re;
-}
+import { wildcardSource } from './fnmatch.js';
 
 /**
  * What `--exclude PATTERN` leaves out of a recursive rsync source, as rsync(1) matches it against the names
@@ -49,7 +27,8 @@ export function rsyncFilter(p: ParsedArgs, source: Field): SubtreeFilter | undef
     const pat = f.value.replace(/\/+$/, '');
     const anchored = pat.startsWith('/');
     const full = anchored || pat.includes('/') || pat.includes('**');
-    const body = wildmatch(anchored ? pat.slice(1) : pat);
+    // rsync(1) "INCLUDE/EXCLUDE PATTERN RULES": `*` stops at `/`, `**` does not.
+    const body = wildcardSource(anchored ? pat.slice(1) : pat, false);
     const re = new RegExp(anchored ? `^${body}$` : full ? `(^|/)${body}$` : `^${body}$`);
     return (path: string, isDir: boolean) =>
       (!dirOnly || isDir) && re.test(full ? path : path.slice(path.lastIndexOf('/') + 1));
