@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallContext } from '@toolgate/core';
@@ -16,7 +17,9 @@ export interface Workspaces {
 }
 
 // Outside /tmp on purpose: the policy makes /tmp read-write, which would hide a write escaping the workspace.
-const WORK_DIR = join(dirname(fileURLToPath(import.meta.url)), '.work');
+// A clone that itself lives under /tmp (some CI runners check out there) builds them in the user's cache instead.
+const BESIDE = join(dirname(fileURLToPath(import.meta.url)), '.work');
+const WORK_DIR = /^\/tmp(\/|$)/.test(BESIDE) ? join(homedir(), '.cache', 'toolgate-usability') : BESIDE;
 
 const ENV_FILE = 'API_KEY=sk-live-0000\nDATABASE_URL=postgres://app:pw@localhost/app\n';
 
