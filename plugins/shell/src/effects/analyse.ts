@@ -967,7 +967,8 @@ export class Analyser {
       // Several fields are the values a variable may have here (`for i in 1 2 3; do … > out$i; done`), each
       // emitted above, or one value split in several, which bash refuses ("ambiguous redirect") before the
       // command runs: either way nothing is written beyond those. No field at all is not analysed.
-      if (fields.length === 0 && r.kind !== 'dup') this.uncertain(raw, 'write', 'redirect', 'ambiguous redirect');
+      if (fields.length === 0 && r.kind !== 'dup')
+        this.uncertain(raw, 'write', 'redirect', 'ambiguous redirect');
     }
   }
 

@@ -3,6 +3,7 @@ import * as A from './archiveOptions.js';
 import { has, parseArgs } from './argv.js';
 import { fileCommand, withArgs } from './fileCommand.js';
 import { grepFilter } from './grepFilter.js';
+import { grepPrints } from './grepPrints.js';
 import { FILE } from './listingOptions.js';
 import { rgFilter } from './rgFilter.js';
 import { simple } from './spec.js';
@@ -145,19 +146,21 @@ export const readers: Record<string, CommandHandler> = {
     recursive: ['-r', '--recursive'],
     pathOpts: { '-X': 'read', '--exclude-from': 'read', '--from-file': 'read', '--to-file': 'read' },
   }),
-  grep: fileCommand({
-    ...T.GREP,
-    skip: 1,
-    skipUnless: ['-e', '-f', '--regexp', '--file'],
-    recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
-    defaultOperand: '.',
-    defaultOnlyRecursive: true,
-    // -r follows symlinks named on the command line only, -R every symlink it meets (grep(1)).
-    followWith: ['-R', '--dereference-recursive'],
-    // --include/--exclude/--exclude-dir: the walk skips what grep skips (a denied file it never opens is not read).
-    filterFrom: grepFilter,
-    pathOpts: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
-  }),
+  grep: grepPrints(
+    fileCommand({
+      ...T.GREP,
+      skip: 1,
+      skipUnless: ['-e', '-f', '--regexp', '--file'],
+      recursive: ['-r', '-R', '--recursive', '--dereference-recursive'],
+      defaultOperand: '.',
+      defaultOnlyRecursive: true,
+      // -r follows symlinks named on the command line only, -R every symlink it meets (grep(1)).
+      followWith: ['-R', '--dereference-recursive'],
+      // --include/--exclude/--exclude-dir: the walk skips what grep skips (a denied file it never opens is not read).
+      filterFrom: grepFilter,
+      pathOpts: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
+    }),
+  ),
   rg,
   ag: simple({
     short: 'ABCGgm',

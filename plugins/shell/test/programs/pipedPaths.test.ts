@@ -41,6 +41,8 @@ describe('find | xargs: the operands are the paths find prints', () => {
     "find . -name '*.ts' | grep -v lib | xargs wc -l",
     "find . -name '*.ts' | sort | uniq | head -n 20 | xargs wc -l",
     "find . -name '*.ts' | grep -E -e 'a|b' | tail -5 | xargs cat",
+    'grep -rl TODO src | xargs wc -l',
+    'grep -rlZ --include=*.ts x . | xargs -0 wc -l',
   ])('%s is certain and does not reach .env (twin of a false deny)', (cmd) => {
     expect(run(withEnv, cmd).uncertain).toBe(false);
     expect(verdict(withEnv, cmd)).toBe('clean');
@@ -50,6 +52,7 @@ describe('find | xargs: the operands are the paths find prints', () => {
     'find . -type f | xargs wc -l',
     'find . -print0 | xargs -0 cat',
     "find . -name '.e*' | xargs cat",
+    'grep -rl KEY . | xargs cat',
   ])('%s reaches .env when it exists, and not in a tree without one', (cmd) => {
     expect(verdict(withEnv, cmd)).not.toBe('clean');
     expect(verdict(clean, cmd)).toBe('clean');
@@ -87,6 +90,11 @@ describe('find | xargs: whatever is not exactly the paths find prints stays unce
     [clean, 'find -L src | xargs cat'],
     // xargs's stdin is not the pipe.
     [clean, 'find src | xargs cat < list.txt'],
+    // grep prints more than names, or names NUL-terminated to a line reader.
+    [clean, 'grep -rc x src | xargs cat'],
+    [clean, 'grep -rlZ x src | xargs cat'],
+    [clean, 'grep -l x src/a.ts | xargs cat'],
+    [clean, 'grep -rl x src 2>&1 | xargs cat'],
     // Between them, a program that changes the lines.
     [clean, 'find src | grep -o a | xargs cat'],
     [clean, 'find src | grep -n a | xargs cat'],
