@@ -131,8 +131,7 @@ const find: CommandHandler = (cx) => {
         // `{}` is every path found. With -execdir the command runs inside each directory found, so any
         // relative word may name something anywhere beneath the start points as well.
         if (a.uncertain === undefined && a.value === '{}') argv.push(cx.under(starts, a.raw, filters));
-        else if (a.uncertain === undefined && a.value.includes('{}'))
-          argv.push(embedded(a, '{}', cx.under(starts, a.raw)));
+        else if (a.uncertain === undefined && a.value.includes('{}')) argv.push(embedded(a));
         else if (inDir && argv.length > 0 && relative && !a.value.startsWith('-'))
           argv.push(cx.under(starts, a.raw));
         else argv.push(a);
@@ -188,41 +187,14 @@ function delimiterOf(v: string): string | null {
 }
 
 /**
- * A word holding the placeholder inside it (`{}.bak`, `/backup/{}`, `-I F … dir/F`): each path found, put in
- * the word's place. Only two shapes are followed: the placeholder first (`{}.bak`, `{}/x`: beside or beneath
- * the paths themselves) and a directory before it whose roots are all relative (`/backup/{}` with find's
- * `.`: beneath `/backup/.`). A `..` after it, or any other shape, may lead anywhere: not known.
+ * A word holding the placeholder inside it (`{}.bak`, `/backup/{}`, `-I F … dir/F`): each path found put in
+ * the word's place — names that do not exist yet, which a walk of what exists cannot judge (a `{}.env`, or a
+ * `/backup/{}` beneath a rule of its own). Not known.
  */
-function embedded(word: Field, token: string, paths: Field): Field {
-  const unknown = { ...word, uncertain: `${word.raw}: where the paths it is given land is not known` };
-  if (word.uncertain !== undefined || paths.uncertain !== undefined || !paths.under) return unknown;
-  const at = word.value.indexOf(token);
-  const before = word.value.slice(0, at);
-  const after = word.value.slice(at + token.length);
-  if (
-    after.includes(token) ||
-    before.includes(token) ||
-    /(^|\/)\.\.(\/|$)/.test(after) ||
-    after.startsWith('..')
-  )
-    return unknown;
-  if (before === '') return { ...paths, raw: word.raw };
-  if (
-    !before.endsWith('/') ||
-    paths.under.some((r) => r.value.startsWith('/') || r.tilde || r.uncertain !== undefined)
-  )
-    return unknown;
+function embedded(word: Field): Field {
   return {
-    ...paths,
-    raw: word.raw,
-    under: paths.under.map((r) => ({
-      ...r,
-      value: `${before}${r.value}`,
-      raw: `${before}${r.raw}`,
-      tilde: word.tilde,
-    })),
-    // The walk's filters name paths beneath each root: they are not the new roots' entries.
-    underFilters: paths.under.map(() => undefined),
+    ...word,
+    uncertain: `${word.raw}: the paths it is given, with more around them, name files that do not exist yet`,
   };
 }
 
@@ -277,7 +249,7 @@ const xargs: CommandHandler = (cx) => {
           idx > 0 && f.value.includes(replace)
             ? f.value === replace
               ? { ...stdin, raw: f.raw }
-              : embedded(f, replace, stdin)
+              : embedded(f)
             : f,
         ),
       );
