@@ -79,6 +79,14 @@ const INPUT_OPS = new Set(['<', '<>', '<&', '<<', '<<<']);
 /** A word that is one variable alone: `$f`, `"$f"`, `${f}`, `"${f}"`. */
 const PATH_VAR = /^"?\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"?$/;
 
+/**
+ * The script came from our own parser, or holds no `N>&M`: bash-parser reads such redirects masked (it
+ * misreads them), so in its tree a `2>&1` is missing.
+ */
+function exactRedirects(script: Script): boolean {
+  return script.fast || !/[<>]&\s*[0-9-]/.test(script.src);
+}
+
 /** A stage that is one simple command reading the pipe (no `<` of its own). */
 function readsPipe(n: Node): boolean {
   return n.t === 'cmd' && !n.redirects.some((r) => INPUT_OPS.has(r.op) && (r.fd ?? 0) === 0);
@@ -173,9 +181,9 @@ export class Analyser {
   /** The `read -r NAME` of a `while` loop fed printed paths by its pipe: NAME then holds one of them. */
   private readerClause: { node: Node; name: string; paths: Field } | undefined;
   /** The script being analysed came from our own parser, whose redirects are exact. */
-  private exactRedirects = true;
+  private exactTree = true;
   /** The file a running command's stdin is redirected from (`patch -p1 < fix.diff`), when it is plain. */
-  private stdinRedirect: Field | undefined;
+  private stdinRedirect: { redirects: readonly Redirect[]; src: string } | undefined;
   /** Which command printed a pipe's paths: its own accesses `[from, to)`. */
   private readonly printers = new WeakMap<PrintedPaths, readonly [number, number]>();
   /** Paths taken from pipes and split at blanks (checked against the line's writes at the end). */
@@ -216,7 +224,9 @@ export class Analyser {
 
   /** The running command's stdin file (`< FILE`, the last one given), when its name is plain. */
   stdinFile(): Field | undefined {
-    return this.stdinRedirect;
+    // Read only when a program asks (patch): most commands never do.
+    const at = this.stdinRedirect;
+    return at ? this.plainStdin(at.redirects, at.src) : undefined;
   }
 
   /**
@@ -237,7 +247,7 @@ export class Analyser {
   }
 
   private plainStdin(redirects: readonly Redirect[], src: string): Field | undefined {
-    const r = redirects.filter((x) => x.op === '<' && (x.fd ?? 0) === 0).at(-1);
+    const r = redirects.findLast((x) => x.op === '<' && (x.fd ?? 0) === 0);
     if (!r) return undefined;
     const text = this.text(r.target, src);
     return PLAIN.test(text) ? { value: text, raw: text, glob: -1, tilde: false } : undefined;
@@ -294,6 +304,24 @@ export class Analyser {
           `the line writes ${bad.path} where the paths xargs splits come from: a new name may split into other paths`,
         );
     }
+  }
+
+  /**
+   * Whether printed paths arrive one a field when split at blanks (by xargs, or by the shell for a `$(…)`):
+   * the roots' real directories when no name there splits (the printer checked its names, or none exists
+   * beneath the roots now); the reason one does; `null` when it cannot be told.
+   */
+  splitRoots(paths: PrintedPaths): string[] | { splits: string } | null {
+    const reals: string[] = [];
+    for (const [k, root] of paths.roots.entries()) {
+      const real = this.resolveDir(root);
+      if (real === null) return null;
+      const why = paths.checked ? undefined : unsplittableBeneath(real, root.value, paths.filters[k]);
+      if (why === null) return null;
+      if (why !== undefined) return { splits: why };
+      reals.push(real);
+    }
+    return reals;
   }
 
   /** The running command prints these paths: the next stage of its pipeline may take them. */
@@ -745,14 +773,8 @@ export class Analyser {
    */
   private substitutedPathsSplit(paths: PrintedPaths): boolean {
     if (this.lookup('IFS') !== undefined) return false;
-    const reals: string[] = [];
-    for (const [k, root] of paths.roots.entries()) {
-      const real = this.resolveDir(root);
-      if (real === null) return false;
-      if (!paths.checked && unsplittableBeneath(real, root.value, paths.filters[k]) !== undefined)
-        return false;
-      reals.push(real);
-    }
+    const reals = this.splitRoots(paths);
+    if (!Array.isArray(reals)) return false;
     const printer = this.printers.get(paths);
     this.takes.push({
       roots: reals,
@@ -870,7 +892,9 @@ export class Analyser {
     this.capture = undefined;
     const root = script.root;
     const own: PipeStage | undefined =
-      capture && root.t === 'cmd' && printsToPipe(root) ? { node: root } : undefined;
+      capture && exactRedirects(script) && root.t === 'cmd' && printsToPipe(root)
+        ? { node: root }
+        : undefined;
     const outerStage = this.stage;
     this.stage = own;
     try {
@@ -907,12 +931,12 @@ export class Analyser {
     }
     // The text bash-parser reads has `N>&M` masked (it misreads them): with one, what a pipe carries is only
     // read from our own parse.
-    const outerExact = this.exactRedirects;
-    this.exactRedirects = script.fast || !/[<>]&\s*[0-9-]/.test(script.src);
+    const outerExact = this.exactTree;
+    this.exactTree = exactRedirects(script);
     try {
       this.run(script.root, script.src, depth);
     } finally {
-      this.exactRedirects = outerExact;
+      this.exactTree = outerExact;
     }
   }
 
@@ -1015,7 +1039,7 @@ export class Analyser {
         const items = node.t === 'pipe' ? node.items : [node.node];
         // The parts of a pipeline run at the same time, a background job beside what follows it.
         // `|&` sends stderr down the pipe too (messages, not paths): no stage then carries known paths.
-        const stdoutOnly = node.t === 'pipe' && !src.includes('|&') && this.exactRedirects;
+        const stdoutOnly = node.t === 'pipe' && !src.includes('|&') && this.exactTree;
         this.unorderedRun(() => {
           let printed: PrintedPaths | undefined;
           for (const n of items) {
@@ -1211,7 +1235,7 @@ export class Analyser {
     const stage = this.stage?.node === node ? this.stage : undefined;
     this.activeStage = stage;
     const outerStdin = this.stdinRedirect;
-    this.stdinRedirect = this.plainStdin(node.redirects, src);
+    this.stdinRedirect = node.redirects.length > 0 ? { redirects: node.redirects, src } : undefined;
     const start = this.accesses.length;
     try {
       this.exec(fields, depth);

@@ -122,6 +122,9 @@ export class CommandCx implements CommandContext {
   defineAlias(name: string): void {
     this.a.aliases.add(name);
   }
+  splitRoots(paths: PrintedPaths): string[] | { splits: string } | null {
+    return this.a.splitRoots(paths);
+  }
   takePipedPaths(roots: readonly string[]): void {
     this.a.takePipedPaths(roots);
   }

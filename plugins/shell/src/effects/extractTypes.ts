@@ -126,6 +126,11 @@ export interface CommandContext {
    * known set (`find src -name '*.ts' | xargs wc -l`); `undefined` when stdin is anything else.
    */
   stdinPaths(): PrintedPaths | undefined;
+  /**
+   * Whether printed paths arrive one an item when split at blanks (xargs without `-0`): the roots' real
+   * directories, the reason a name there splits, or `null` when it cannot be told.
+   */
+  splitRoots(paths: PrintedPaths): string[] | { splits: string } | null;
   /** `alias NAME=…`: a later command named NAME may run the alias's text instead. */
   defineAlias(name: string): void;
   /**

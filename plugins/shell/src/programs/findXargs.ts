@@ -4,7 +4,6 @@ import { type ArgSpec, has, parseArgs, values } from './argv.js';
 import { findActionFilter } from './findFilter.js';
 import { FIND_ARG, FIND_EXEC, FIND_NEWER_XY, FIND_NOARG, FIND_STAT, FIND_WRITE } from './findPrimaries.js';
 import { literal, unknownOptions } from './spec.js';
-import { unsplittableBeneath } from './xargsNames.js';
 import { xargsItems } from './xargsSplit.js';
 
 /** More start points or items than this from a file is not everyday use: uncertain instead of slow. */
@@ -211,17 +210,11 @@ function pipedPaths(cx: CommandContext, p: ReturnType<typeof parseArgs>): Field 
   // A delimiter of its own, or NULs read as lines (and the reverse): items that are not the paths.
   if (nul !== paths.nul || values(p, '-d', '--delimiter').length > 0) return undefined;
   if (!nul) {
-    const reals: string[] = [];
-    for (const [k, root] of paths.roots.entries()) {
-      const real = cx.resolveDir(root);
-      if (real === null) return undefined;
-      const why = paths.checked ? undefined : unsplittableBeneath(real, root.value, paths.filters[k]);
-      if (why === null) return undefined;
-      if (why !== undefined) {
-        cx.uncertain(`xargs splits the paths find prints at blanks: ${why}`, 'read', '<stdin>');
-        return undefined;
-      }
-      reals.push(real);
+    const reals = cx.splitRoots(paths);
+    if (reals === null) return undefined;
+    if (!Array.isArray(reals)) {
+      cx.uncertain(`xargs splits the paths it is given at blanks: ${reals.splits}`, 'read', '<stdin>');
+      return undefined;
     }
     cx.takePipedPaths(reals);
   }
