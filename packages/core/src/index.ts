@@ -58,5 +58,6 @@ export type { Severity, SeverityRule } from './severity.js';
 export { accessSeverity, DEFAULT_SEVERITY_RULES, decisionSeverity, SEVERITY_ORDER } from './severity.js';
 export type { StageName } from './stages.js';
 export { Stage } from './stages.js';
+export { lazyBuiltin, monotonicMs } from './startupCost.js';
 export type * from './types.js';
 export { processContext, validateContext } from './validateContext.js';

@@ -1,5 +1,5 @@
 import { type Dirent, readdirSync } from 'node:fs';
-import { isWithin } from '@toolgate/core';
+import { isWithin, monotonicMs } from '@toolgate/core';
 import type { Minimatch } from 'minimatch';
 import { SandboxCompileError } from './sandboxError.js';
 
@@ -34,7 +34,7 @@ export function globMatches(
 } {
   const maxEntries = bounds.maxEntries ?? 50_000;
   const maxMs = bounds.maxMs ?? 2_000;
-  const started = performance.now();
+  const started = monotonicMs();
   const matches = new Set<string>();
   let walked = 0;
   const roots = new Set<string>();
@@ -55,7 +55,7 @@ export function globMatches(
       throw new SandboxCompileError(`cannot read ${dir} to find what the policy's globs match: ${code}`);
     }
     walked += entries.length;
-    if (walked > maxEntries || performance.now() - started > maxMs)
+    if (walked > maxEntries || monotonicMs() - started > maxMs)
       throw new SandboxCompileError(
         `the policy's globs (${targets.map((t) => t.matcher.pattern).join(', ')}) cannot be compiled to masks: searching ${distinct.join(', ')} exceeded ${walked > maxEntries ? `${maxEntries} entries` : `${maxMs} ms`}`,
       );

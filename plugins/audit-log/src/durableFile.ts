@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { lazyBuiltin } from '@toolgate/core';
 import { chainLine, GENESIS, splitChained } from './chain.js';
 import { RotatedCompressor } from './compressRotated.js';
 import { lastLine } from './lastLine.js';
@@ -59,6 +59,9 @@ export interface DurableFileOptions {
     counters: Readonly<TrailCounters>,
   ): void;
 }
+
+// Only a restart right after a rotation reads a compressed file: the hook's short process never loads zlib.
+const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
 
 const open = new Set<DurableFile>();
 let exitHook = false;
@@ -429,7 +432,7 @@ export class DurableFile {
 // rotation): read it whole, once, at open, to continue the chain.
 function lastGzipLine(file: string): string | undefined {
   try {
-    const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+    const lines = zlib().gunzipSync(readFileSync(file)).toString('utf8').split('\n');
     lines.pop();
     return lines.at(-1) || undefined;
   } catch {

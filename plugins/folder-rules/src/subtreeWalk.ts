@@ -1,5 +1,5 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
-import type { Access } from '@toolgate/core';
+import { type Access, monotonicMs } from '@toolgate/core';
 import { tighter } from './levels.js';
 import type { Evaluation, Outcome } from './types.js';
 
@@ -85,7 +85,7 @@ export function walkSubtree(
   policy: WalkPolicy,
   bounds: Readonly<Required<SubtreeWalkOptions>>,
 ): WalkResult {
-  const start = performance.now();
+  const start = monotonicMs();
   const op = access.op;
   const follow = access.followLinks === true;
   const filter = access.filter;
@@ -144,7 +144,7 @@ export function walkSubtree(
     walked += entries.length;
     if (walked > bounds.maxEntries)
       return { kind: 'unbounded', reason: `more than ${bounds.maxEntries} entries beneath ${real}`, walked };
-    if (performance.now() - start > bounds.maxMs)
+    if (monotonicMs() - start > bounds.maxMs)
       return { kind: 'unbounded', reason: `walking ${real} took more than ${bounds.maxMs} ms`, walked };
     for (const d of entries) {
       const name = d.name;

@@ -4,6 +4,7 @@
 // The budget is CPU time of this process, so the answer for a command does not depend on how busy the
 // machine is (a wall-clock budget turns a loaded host's ordinary commands into false denies). A wall-clock
 // cap of WALL_FACTOR × the budget still bounds how long the host's event loop can be blocked.
+import { monotonicMs } from '@toolgate/core';
 
 /** Thrown inside the walk when the analysis ran past its budget; `extractAccesses` turns it into SHELL_BUDGET. */
 export class BudgetExceeded extends Error {}
@@ -41,7 +42,7 @@ export function startBudget(ms: number): Budget {
   current = {
     cpuLimit: ms * 1000,
     cpu0: cpuNow(),
-    wallDeadline: performance.now() + ms * WALL_FACTOR,
+    wallDeadline: monotonicMs() + ms * WALL_FACTOR,
     limitMs: ms,
   };
   ticks = 0;
@@ -63,7 +64,7 @@ export function checkBudget(expectedMs = 0): void {
   if (cpu > current.cpuLimit) {
     throw new BudgetExceeded(`the analysis took longer than its budget of ${current.limitMs} ms`);
   }
-  if (performance.now() > current.wallDeadline) {
+  if (monotonicMs() > current.wallDeadline) {
     throw new BudgetExceeded(
       `the analysis took longer than ${WALL_FACTOR} × its budget of ${current.limitMs} ms of wall time`,
     );

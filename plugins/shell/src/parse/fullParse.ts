@@ -1,3 +1,4 @@
+import { monotonicMs } from '@toolgate/core';
 import parse, { type BpNode } from 'bash-parser';
 import { checkBudget, extendBudget } from '../lex/budget.js';
 import type { Lexed } from '../lex/lex.js';
@@ -27,10 +28,10 @@ export function fullParse(lexed: Lexed, src: string, from = 0, to = src.length):
   try {
     if (warm) ast = parse(text, { insertLOC: true });
     else {
-      const t0 = performance.now();
+      const t0 = monotonicMs();
       ast = parse(text, { insertLOC: true });
       warm = true;
-      extendBudget(performance.now() - t0);
+      extendBudget(monotonicMs() - t0);
     }
   } catch (err) {
     throw new ShellParseError(`bash-parser: ${(err as Error).message.split('\n')[0]}`);

@@ -1,4 +1,8 @@
-import { gunzipSync } from 'node:zlib';
+import { lazyBuiltin } from '@toolgate/core';
+
+// Only a .tgz read needs zlib (and the stream modules it loads): not every hook call that analyses a command.
+const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
+
 import type { CommandContext } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 
@@ -56,7 +60,7 @@ export function tarMembers(raw: Buffer): Members {
   let b = raw;
   if (raw[0] === 0x1f && raw[1] === 0x8b) {
     try {
-      b = gunzipSync(raw, { maxOutputLength: MAX_UNPACKED });
+      b = zlib().gunzipSync(raw, { maxOutputLength: MAX_UNPACKED });
     } catch {
       return { unknown: 'the archive cannot be decompressed within bounds' };
     }
