@@ -38,8 +38,8 @@ function cacheDir(env) {
 }
 
 /**
- * Runs one entry of a bundle in dist/hook-bundle (scripts/bundle-hook.mjs: the same sources in one file) with
- * a V8 code cache; undefined when the bundle was not built or the entry declines the arguments.
+ * Loads one bundle of dist/hook-bundle (scripts/bundle-hook.mjs: the same sources in a few files) with a V8 code
+ * cache; undefined when the bundle was not built.
  *
  * Node 20 has no module compile cache, but `vm.Script` takes V8 code-cache data: the first call compiles and
  * stores it (after the call, so the functions it ran are in it), later calls deserialize it. The data is keyed
@@ -47,11 +47,10 @@ function cacheDir(env) {
  * another V8 or other flags, and then the source is simply compiled. It caches compiled code for exactly this
  * file: it cannot change what the code decides.
  *
- * `variants`: cache names tried in order (suffixes); `variant()`, asked after the call, names the one this
- * call should leave (the hook keeps one written by a call that analysed a shell command — it holds the shell
- * analysis's compiled functions too — beside one written by any other call).
+ * `variants`: cache names tried in order (suffixes). `save(variant)`, called after the call, writes the cache
+ * named by `variant` when it is missing, was rejected, or is better than the one read.
  */
-async function runBundle(kind, entry, argv, variants = [''], variant = () => '') {
+function loadBundle(kind, variants = ['']) {
   const file = join(__dirname, '..', 'dist', 'hook-bundle', `${kind}.cjs`);
   if (!existsSync(file)) return undefined;
   const { Script } = require('node:vm');
@@ -81,33 +80,358 @@ async function runBundle(kind, entry, argv, variants = [''], variant = () => '')
   script
     .runInThisContext()
     .call(mod.exports, mod.exports, require('node:module').createRequire(file), mod, file, dirname(file));
-  const code = await mod.exports[entry](argv);
-  const cachePath = base && code !== undefined ? `${base}${variant()}.bin` : undefined;
-  if (cachePath && (cachedData === undefined || script.cachedDataRejected || cacheUsed !== cachePath)) {
+  const save = (variant = '') => {
+    const cachePath = base ? `${base}${variant}.bin` : undefined;
+    if (!cachePath || (cachedData !== undefined && !script.cachedDataRejected && cacheUsed === cachePath))
+      return;
     // Only a better cache replaces one that was used (the hook's shell variant over the plain one).
-    if (cacheUsed !== undefined && !script.cachedDataRejected && names.indexOf(cacheUsed) < names.indexOf(cachePath))
-      return code;
+    if (
+      cacheUsed !== undefined &&
+      !script.cachedDataRejected &&
+      names.indexOf(cacheUsed) < names.indexOf(cachePath)
+    )
+      return;
     try {
       mkdirSync(dirname(cachePath), { recursive: true, mode: 0o700 });
       const tmp = `${cachePath}.${process.pid}.tmp`;
       writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       renameSync(tmp, cachePath); // atomic: parallel calls read a whole cache file or none
-      // Caches of other bundles (an upgraded or rebuilt toolgate) are never read again.
+      // Caches of other builds of this bundle (an upgraded or rebuilt toolgate) are never read again.
       for (const name of readdirSync(dirname(cachePath)))
         if (name.startsWith(`${kind}-`) && !names.some((n) => n.endsWith(`/${name}`)))
           rmSync(join(dirname(cachePath), name), { force: true });
     } catch {
       // no cache: the next call compiles again
     }
+  };
+  return { exports: mod.exports, save };
+}
+
+/**
+ * Runs `entry` of a bundle (see loadBundle); undefined when the bundle was not built or the entry declines
+ * the arguments. Bundles the entry loaded on demand (the shell analysis: `globalThis.__toolgateLoadBundle`)
+ * come from their own code caches, saved with this one.
+ *
+ * `variant()`, asked after the call, names the cache this call should leave (the hook keeps one written by a
+ * call that analysed a shell command — more of its functions ran — beside one written by any other call).
+ */
+async function runBundle(kind, entry, argv, variants = [''], variant = () => '', ...rest) {
+  const onDemand = [];
+  globalThis.__toolgateLoadBundle = (name) => {
+    const loaded = loadBundle(name);
+    if (loaded === undefined)
+      throw new Error(`toolgate: dist/hook-bundle/${name}.cjs is missing (rebuild the package)`);
+    onDemand.push(loaded);
+    return loaded.exports;
+  };
+  const bundle = loadBundle(kind, variants);
+  if (bundle === undefined) return undefined;
+  const code = await bundle.exports[entry](argv, ...rest);
+  if (code !== undefined) {
+    bundle.save(variant());
+    for (const loaded of onDemand) loaded.save();
   }
   return code;
 }
 
-/** `toolgate hook` from the bundle (src/hook/hookMain.ts). */
-function runHookBundle(argv) {
-  return runBundle('hook', 'hookMain', argv, ['-shell', ''], () =>
-    globalThis.__toolgateLazyLoaded?.has('analyseCommand') === true ? '-shell' : '',
+/** `toolgate hook` from the bundle (src/hook/hookMain.ts); `stdin`: the event's bytes when already being read. */
+function runHookBundle(argv, stdin) {
+  return runBundle(
+    'hook',
+    'hookMain',
+    argv,
+    ['-shell', ''],
+    () => (globalThis.__toolgateLazyLoaded?.has('analyseCommand') === true ? '-shell' : ''),
+    ...(stdin ? [stdin] : []),
   );
+}
+
+// ---- The hook server (src/hook/hookServer.ts) -------------------------------------------------------------
+// A warm process per user and build answers hook calls through a spool directory; this process then costs
+// Node's start and two small files. It never changes a decision (see hookServer.ts); whenever it cannot
+// answer — not running, a spool that is not this user's alone, stdin not complete at once, a decline, a
+// crash, silence — this process runs the call itself with the stdin bytes it has read, and starts a server
+// for the next call if none runs. TOOLGATE_HOOK_SERVER=off turns it off.
+
+/** FNV-1a (32 bits) in hex: a short name for this user's server of this Node and toolgate build. */
+function shortHash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** The spool directory of the hook server for this user, Node and toolgate build; undefined when none may be used. */
+function hookSpool(env) {
+  const setting = (env.TOOLGATE_HOOK_SERVER ?? '').toLowerCase();
+  if (setting === 'off' || setting === '0' || setting === 'false' || setting === 'no') return undefined;
+  const dir = cacheDir(env);
+  if (!dir) return undefined;
+  let st;
+  try {
+    st = statSync(join(__dirname, '..', 'dist', 'hook-bundle', 'hook.cjs'));
+  } catch {
+    return undefined;
+  }
+  const id = [
+    process.execPath,
+    process.version,
+    process.arch,
+    __filename,
+    st.size,
+    Math.trunc(st.mtimeMs),
+    st.ino,
+  ];
+  return join(dir, `hookd-${shortHash(id.join('\0'))}`);
+}
+
+/**
+ * The pid of the server of `spool` when one runs and the directory is this user's alone (mode 0700): anything
+ * else there is not ours to trust. Undefined otherwise.
+ */
+function serverPid(spool) {
+  try {
+    const st = statSync(spool);
+    if ((st.mode & 0o077) !== 0 || (typeof process.getuid === 'function' && st.uid !== process.getuid()))
+      return undefined;
+    const pid = Number.parseInt(readFileSync(join(spool, 'server.pid'), 'utf8'), 10);
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where stdin is read from without process.stdin (whose getter loads the tty and stream modules: ~2 ms of a
+ * call), as src/hook/hookMain.ts reads it: a pipe is opened anew without blocking and polled, a socket is made
+ * non-blocking through the pipe binding, a file or /dev/null is read directly. `blocking`: reads may wait
+ * (a terminal), so they go through the thread pool.
+ */
+function stdinFd() {
+  const fs = require('node:fs');
+  const st = fs.fstatSync(0);
+  if (st.isFIFO())
+    return { fd: fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK), own: true };
+  if (st.isSocket()) {
+    const binding = process.binding('pipe_wrap');
+    const pipe = new binding.Pipe(binding.constants.SOCKET);
+    if (pipe.open(0) !== 0) throw new Error('stdin socket');
+    stdinFd.keep = pipe; // closing the handle would close fd 0
+    return { fd: 0 };
+  }
+  return { fd: 0, blocking: !st.isFile() && !st.isCharacterDevice() };
+}
+
+/** Stdin, read once: handed to the server when it is complete, or replayed to an in-process run. */
+function stdinCollector() {
+  const fs = require('node:fs');
+  const source = stdinFd();
+  const chunks = [];
+  const waiters = new Set();
+  let ended = false;
+  let closed = false;
+  const wake = () => {
+    for (const w of waiters) w();
+    waiters.clear();
+  };
+  const got = (error, n, buffer) => {
+    if (closed) return;
+    // Unref'd: polling alone keeps nothing alive (the hook's own deadline does, in process).
+    if (error?.code === 'EAGAIN') return void setTimeout(attempt, 1).unref();
+    if (error || n === 0) {
+      ended = true;
+      return wake();
+    }
+    chunks.push(buffer.subarray(0, n));
+    wake();
+    attempt();
+  };
+  const attempt = () => {
+    if (closed) return;
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    if (source.blocking)
+      return fs.read(source.fd, buffer, 0, buffer.length, null, (e, n) => got(e, n, buffer));
+    let n;
+    try {
+      n = fs.readSync(source.fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      return got(error, 0, buffer);
+    }
+    got(null, n, buffer);
+  };
+  attempt();
+  return {
+    /** All of stdin, when it ends within `ms`; undefined otherwise (reading goes on for a replay). */
+    complete(ms) {
+      if (ended) return Promise.resolve(Buffer.concat(chunks));
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), ms);
+        const check = () => {
+          if (!ended) return void waiters.add(check);
+          clearTimeout(timer);
+          resolve(Buffer.concat(chunks));
+        };
+        waiters.add(check);
+      });
+    },
+    /** Everything read so far, then the rest as it arrives. */
+    async *replay() {
+      let i = 0;
+      for (;;) {
+        while (i < chunks.length) yield chunks[i++];
+        if (ended) return;
+        await new Promise((resolve) => waiters.add(resolve));
+      }
+    },
+    close() {
+      closed = true;
+      if (source.own)
+        try {
+          fs.closeSync(source.fd);
+        } catch {
+          /* already closed */
+        }
+    },
+  };
+}
+
+/** Writes all of `text` to fd 1 or 2, as src/hook/writeOut.ts does. */
+function writeFd(fd, text) {
+  let buffer = Buffer.from(text, 'utf8');
+  while (buffer.length > 0) {
+    try {
+      buffer = buffer.subarray(require('node:fs').writeSync(fd, buffer));
+    } catch (error) {
+      if (error.code === 'EAGAIN') continue;
+      if (error.code === 'EPIPE') return;
+      throw error;
+    }
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Hands one call to the server of `spool` (running as `pid`) and waits for its answer ({stdout, stderr,
+ * exitCode}); undefined when it declines, dies or stays silent — this process then answers itself.
+ */
+function askHookServer(spool, pid, argv, stdin) {
+  const fs = require('node:fs');
+  const id = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  const request = join(spool, `req-${id}`);
+  const response = join(spool, `res-${id}`);
+  try {
+    const umask = process.umask(0o077);
+    process.umask(umask);
+    const header = JSON.stringify({ v: 1, argv, cwd: process.cwd(), env: process.env, umask });
+    const tmp = join(spool, `.req-${id}`);
+    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${header}\n`), stdin]), { mode: 0o600 });
+    fs.renameSync(tmp, request);
+  } catch {
+    return undefined;
+  }
+  const deadline = Date.now() + 20_000;
+  for (let polls = 1; ; polls++) {
+    if (fs.existsSync(response)) {
+      let reply;
+      try {
+        reply = JSON.parse(fs.readFileSync(response, 'utf8'));
+        fs.unlinkSync(response);
+      } catch {
+        reply = undefined;
+      }
+      return reply && typeof reply.exitCode === 'number' && typeof reply.stdout === 'string'
+        ? reply
+        : undefined;
+    }
+    // Now and then: is the server still there, and is there still time?
+    if (polls % 500 === 0) {
+      let gone = Date.now() > deadline;
+      try {
+        process.kill(pid, 0);
+      } catch {
+        gone = true;
+      }
+      if (gone) {
+        try {
+          fs.unlinkSync(request); // withdrawn; if the server took it meanwhile, its late answer is swept
+        } catch {
+          /* taken */
+        }
+        return undefined;
+      }
+    }
+    Atomics.wait(pause, 0, 0, polls < 50 ? 0.05 : 0.5);
+  }
+}
+
+/** Starts a hook server for later calls (detached: it outlives this process). At most one start at a time. */
+function startHookServer(spool) {
+  try {
+    mkdirSync(spool, { recursive: true, mode: 0o700 });
+    const mark = join(spool, 'starting');
+    try {
+      if (Date.now() - statSync(mark).mtimeMs < 10_000) return; // one is starting
+    } catch {
+      /* no mark */
+    }
+    writeFileSync(mark, `${process.pid}\n`, { mode: 0o600 });
+    require('node:child_process')
+      .spawn(process.execPath, [__filename, '__hook-server', spool], {
+        detached: true,
+        stdio: 'ignore',
+        cwd: spool,
+        env: process.env,
+      })
+      .unref();
+  } catch {
+    // no server: every call answers in its own process, as without one
+  }
+}
+
+/** `toolgate hook`: through the server when one answers, else in this process. */
+async function runHook(argv) {
+  const spool = hookSpool(process.env);
+  // A terminal approver must ask in the caller's terminal: never through the server.
+  if (spool === undefined || argv.some((a) => a === '--approvals' || a.startsWith('--approvals=')))
+    return runHookBundle(argv);
+  let collector;
+  try {
+    collector = stdinCollector();
+  } catch {
+    return runHookBundle(argv);
+  }
+  const pid = serverPid(spool);
+  // The event is written whole before the hook starts; one still open is the in-process reader's to time out.
+  const stdin = pid === undefined ? undefined : await collector.complete(250);
+  const answer = stdin === undefined ? undefined : askHookServer(spool, pid, argv, stdin);
+  if (answer !== undefined) {
+    collector.close();
+    writeFd(1, answer.stdout);
+    writeFd(2, answer.stderr);
+    return answer.exitCode;
+  }
+  let code = await runHookBundle(argv, collector.replay());
+  if (code === undefined) {
+    const { hookMain } = await import('../dist/hook/hookMain.js');
+    code = await hookMain(argv, collector.replay());
+  } else if (pid === undefined) startHookServer(spool);
+  collector.close();
+  return code;
+}
+
+/** `toolgate __hook-server <spool>` (started by runHook): serves hook calls until idle. */
+async function runHookServer(spool) {
+  globalThis.__toolgateLoadBundle = (name) => {
+    const loaded = loadBundle(name);
+    if (loaded === undefined) throw new Error(`toolgate: dist/hook-bundle/${name}.cjs is missing`);
+    return loaded.exports;
+  };
+  const bundle = loadBundle('hook', ['-shell', '']);
+  if (bundle === undefined || typeof spool !== 'string') return 1;
+  const idle = Number(process.env.TOOLGATE_HOOK_SERVER_IDLE_MS);
+  return bundle.exports.hookServer(spool, Number.isInteger(idle) && idle > 0 ? idle : undefined);
 }
 
 /**
@@ -120,8 +444,9 @@ function runRunBundle(argv) {
 
 async function run(argv) {
   // `--help` goes to the full CLI, which documents the hook's flags.
+  if (argv[0] === '__hook-server') return runHookServer(argv[1]);
   if (argv[0] === 'hook' && !argv.includes('--help') && !argv.includes('-h')) {
-    const code = await runHookBundle(argv.slice(1));
+    const code = await runHook(argv.slice(1));
     if (code !== undefined) return code;
     const { hookMain } = await import('../dist/hook/hookMain.js');
     return hookMain(argv.slice(1));
@@ -139,7 +464,7 @@ const argv = process.argv.slice(2);
 // The hook writes through fds directly (src/hook/writeOut.ts); touching process.stdout here would load the
 // stream modules it avoids.
 // `run` writes through fds too (its fallback to the full CLI sets this up).
-if (argv[0] !== 'hook' && argv[0] !== 'run') exitQuietlyOnClosedPipe();
+if (argv[0] !== 'hook' && argv[0] !== 'run' && argv[0] !== '__hook-server') exitQuietlyOnClosedPipe();
 run(argv).then(
   (code) => {
     process.exitCode = code;

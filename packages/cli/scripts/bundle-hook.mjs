@@ -30,10 +30,21 @@ const LAZY = {
     facade: `export const DIALECTS = ${JSON.stringify(DIALECTS)};
 export function loadPolicy(options) { return load().loadPolicy(options); }`,
   },
-  // The shell analysis itself (parser, program tables, effects): a Read never runs it.
+  // The shell analysis itself (parser, program tables, effects): a Read never runs it. Its own file
+  // (shell.cjs, built below) with its own code cache, so a Read neither reads nor deserializes it; it uses
+  // this bundle's core and minimatch (one ToolgateError class, one set of registries), handed over as
+  // globalThis.__toolgateShared. bin/toolgate.cjs loads it with a code cache (__toolgateLoadBundle).
   analyseCommand: {
     file: join(repo, 'plugins', 'shell', 'src', 'tools', 'analyseCommand.ts'),
-    load: join(repo, 'plugins', 'shell', 'src', 'tools', 'analyseCommand.ts'),
+    resolveDir: join(repo, 'plugins', 'shell', 'src'),
+    load: 'shell bundle',
+    prelude: `import * as core from '@toolgate/core';
+import * as minimatch from 'minimatch';
+function loadShell() {
+  globalThis.__toolgateShared = { '@toolgate/core': core, minimatch };
+  const viaCache = globalThis.__toolgateLoadBundle;
+  return viaCache ? viaCache('shell') : require(require('node:path').join(__dirname, 'shell.cjs'));
+}`,
     facade: `export function analyseCommand(...args) { return load().analyseCommand(...args); }
 export function patchAccesses(...args) { return load().patchAccesses(...args); }`,
   },
@@ -76,7 +87,8 @@ const CRYPTO_FUNCTIONS = Object.entries(await import('node:crypto'))
 const SHELL_SRC = join(repo, 'plugins', 'shell', 'src');
 const SHELL_INDEX = "export { shell } from './shell.ts';";
 
-const lazyPlugin = {
+/** `facades`: the LAZY entries this build replaces by their facade (the shell bundle is analyseCommand itself). */
+const lazyPlugin = (facades) => ({
   name: 'toolgate-lazy',
   setup(b) {
     b.onResolve({ filter: /^@toolgate\/folder-rules$/ }, (args) => {
@@ -125,22 +137,48 @@ export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => ke
     // (not matched here), which esbuild wraps in an initializer that runs on the first call.
     b.onResolve({ filter: /^\.\/(loadPolicy|fullParse|analyseCommand)\.js$/ }, (args) => {
       const name = args.path.slice(2, -3);
-      if (join(args.resolveDir, `${name}.ts`) !== LAZY[name].file) return undefined;
+      if (!facades.includes(name) || join(args.resolveDir, `${name}.ts`) !== LAZY[name].file) return undefined;
       return { path: name, namespace: 'tg-facade' };
     });
     b.onLoad({ filter: /.*/, namespace: 'tg-facade' }, (args) => ({
       // The set records which lazy parts this process loaded: bin/toolgate.cjs keeps a second code cache for
       // runs that analysed a shell command, so those functions come from a cache too.
-      contents: `let loaded;
-const load = () => (loaded ??= ((globalThis.__toolgateLazyLoaded ??= new Set()).add(${JSON.stringify(args.path)}), require(${JSON.stringify(LAZY[args.path].load)})));
+      contents: `${LAZY[args.path].prelude ?? ''}
+let loaded;
+const load = () => (loaded ??= ((globalThis.__toolgateLazyLoaded ??= new Set()).add(${JSON.stringify(args.path)}), ${LAZY[args.path].prelude ? 'loadShell()' : `require(${JSON.stringify(LAZY[args.path].load)})`}));
 ${LAZY[args.path].facade}`,
       loader: 'js',
-      resolveDir: cli,
+      resolveDir: LAZY[args.path].resolveDir ?? cli,
+    }));
+  },
+});
+
+// The shell bundle's view of the modules it shares with the bundle that loads it.
+const SHARED = ['@toolgate/core', 'minimatch'];
+const sharedPlugin = {
+  name: 'toolgate-shared',
+  setup(b) {
+    b.onResolve({ filter: /^[@a-z]/ }, (args) =>
+      SHARED.includes(args.path) ? { path: args.path, namespace: 'tg-shared' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'tg-shared' }, (args) => ({
+      contents: `const shared = globalThis.__toolgateShared?.[${JSON.stringify(args.path)}];
+if (shared === undefined) throw new Error('toolgate: shell.cjs is loaded by hook.cjs or run.cjs, not on its own');
+module.exports = shared;`,
+      loader: 'js',
     }));
   },
 };
 
 const outdir = join(cli, 'dist', 'hook-bundle');
+const COMMON = {
+  metafile: true,
+  logLevel: 'warning',
+  // Comments out, third-party licence comments kept beside it: less to read and parse on every call.
+  minifyWhitespace: true,
+  legalComments: 'linked',
+  charset: 'ascii',
+};
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   // run: `toolgate run` (src/run/runMain.ts), the same way and with the same lazy parts, in its own file.
@@ -160,16 +198,33 @@ const result = await build({
   // import needs an experimental loader hook. A plugin with top-level await cannot be required: it fails to
   // load with its error, and the hook blocks.
   supported: { 'dynamic-import': false },
-  plugins: [lazyPlugin],
-  metafile: true,
-  logLevel: 'warning',
-  // Comments out, third-party licence comments kept beside it: less to read and parse on every call.
-  minifyWhitespace: true,
-  legalComments: 'linked',
-  charset: 'ascii',
+  plugins: [lazyPlugin(['loadPolicy', 'fullParse', 'analyseCommand'])],
+  ...COMMON,
+});
+// shell.cjs: the shell analysis, loaded by the analyseCommand facade above on the first shell command.
+await build({
+  stdin: {
+    contents: "export { analyseCommand, patchAccesses } from './tools/analyseCommand.ts';",
+    resolveDir: SHELL_SRC,
+    sourcefile: 'shell-entry.js',
+    loader: 'js',
+  },
+  outfile: join(outdir, 'shell.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  conditions: ['source'],
+  mainFields: ['module', 'main'],
+  define: { __TOOLGATE_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tgModuleUrl' },
+  banner: { js: "var __tgModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  external: EXTERNAL,
+  supported: { 'dynamic-import': false },
+  plugins: [sharedPlugin, lazyPlugin(['fullParse'])],
+  ...COMMON,
 });
 // runHookBundle.ts reads the file as latin1 (fastest decode): that is exact only for pure ASCII.
-for (const name of ['hook.cjs', 'run.cjs']) {
+for (const name of ['hook.cjs', 'run.cjs', 'shell.cjs']) {
   const bundled = readFileSync(join(outdir, name));
   const offset = bundled.findIndex((byte) => byte > 0x7f);
   if (offset >= 0)

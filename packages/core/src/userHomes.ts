@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { registerProcessCache } from './processCaches.js';
 
 // `~user` needs the system's user database. It is read once, on the first `~user` seen, not per call:
 // unlike a symlink, an account's home directory does not change between two tool calls of an agent.
 let homes: Map<string, string> | undefined;
+registerProcessCache(() => {
+  homes = undefined;
+});
 
 function load(): Map<string, string> {
   const map = new Map<string, string>();

@@ -1,13 +1,16 @@
 import { spawnSync } from 'node:child_process';
+import { registerProcessCache } from '@toolgate/core';
 
 /** Whether bubblewrap can build a sandbox on this machine, and if not, why (for the fallback deny). */
 export type Availability = { ok: true; bwrap: string } | { ok: false; reason: string };
 
 const probed = new Map<string, Availability>();
+registerProcessCache(() => probed.clear());
 
 /**
  * Runs `bwrap` once with the namespaces every sandbox uses. Cached per process: whether the kernel allows
- * user namespaces and whether the binary exists are properties of the machine, not of a call.
+ * user namespaces and whether the binary exists are properties of the machine, not of a call (the hook
+ * server, which serves calls with different PATHs, clears it per call: core's clearProcessCaches).
  */
 export function probeSandbox(bwrap = 'bwrap'): Availability {
   const hit = probed.get(bwrap);

@@ -181,11 +181,12 @@ function specificity(r: BoundRule): number {
 
 /** Binds a policy to a context: expands and compiles every pattern once. */
 export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Evaluator {
+  const realDirs = new Set<string>();
   const bound: BoundRule[] = policy.rules.map((rule, index) => ({
     index,
     rule,
     level: rule.block ? 0 : LEVEL[rule.access],
-    compiled: compilePattern(rule, ctx),
+    compiled: compilePattern(rule, ctx, realDirs),
   }));
   const index = new PrefixIndex(bound);
   const tiered = policy.mode === 'tiered';

@@ -67,18 +67,26 @@ export interface CompiledPattern {
 }
 
 /** Resolves the static root of a pattern through symlinks, so `<workspace>/**` still matches when the workspace is reached through a link. */
-function realRoot(pattern: string, ctx: PatternContext): string | undefined {
+function realRoot(pattern: string, ctx: PatternContext, realDirs?: Set<string>): string | undefined {
   const prefix = staticPrefix(pattern);
   if (prefix === '/') return undefined;
-  const resolved = resolvePath(prefix, ctx);
+  const resolved = resolvePath(prefix, ctx, realDirs ? { realDirs } : {});
   if (!resolved.certain || resolved.real === null || resolved.real === prefix) return undefined;
   return resolved.real + pattern.slice(prefix.length);
 }
 
-export function compilePattern(rule: PolicyRule, ctx: PatternContext): CompiledPattern {
+/**
+ * `realDirs`: directories found real while binding this policy (shared by its rules, never kept past that):
+ * rules rooted in one directory (`~/.ssh`, `~/.aws`, … under a link-free home) cost one lstat each.
+ */
+export function compilePattern(
+  rule: PolicyRule,
+  ctx: PatternContext,
+  realDirs?: Set<string>,
+): CompiledPattern {
   const expanded = expandPattern(rule, ctx);
   const patterns = [expanded];
-  const real = realRoot(expanded, ctx);
+  const real = realRoot(expanded, ctx, realDirs);
   if (real !== undefined) patterns.push(real);
   // Deny and block patterns match case-insensitively (on macOS and Windows /ETC/passwd is /etc/passwd);
   // allow patterns case-sensitively, so a case trick never widens access.

@@ -106,6 +106,8 @@ export async function loadPlugins(specs: readonly PluginSpec[], file: string): P
       // A file URL for ESM's import(); the hook bundle (CommonJS, scripts/bundle-hook.mjs) turns import() into
       // require(), which takes the path.
       const target = typeof require === 'function' ? path : pathToFileURL(path).href;
+      // A warm hook server (src/hook/hookServer.ts) must not serve later calls with this module still loaded.
+      (globalThis as { __toolgateForeignCode?: boolean }).__toolgateForeignCode = true;
       mod = (await import(target)) as Record<string, unknown>;
     } catch (error) {
       throw fail(
