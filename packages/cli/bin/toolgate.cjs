@@ -186,13 +186,18 @@ function hookSpool(env) {
 
 /**
  * The pid of the server of `spool` when one runs and the directory is this user's alone (mode 0700): anything
- * else there is not ours to trust. Undefined otherwise.
+ * else there is not ours to trust (null: neither used nor started). Undefined when no server runs.
  */
 function serverPid(spool) {
+  let st;
   try {
-    const st = statSync(spool);
-    if ((st.mode & 0o077) !== 0 || (typeof process.getuid === 'function' && st.uid !== process.getuid()))
-      return undefined;
+    st = statSync(spool);
+  } catch {
+    return undefined;
+  }
+  if ((st.mode & 0o077) !== 0 || (typeof process.getuid === 'function' && st.uid !== process.getuid()))
+    return null;
+  try {
     const pid = Number.parseInt(readFileSync(join(spool, 'server.pid'), 'utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 0) return undefined;
     process.kill(pid, 0);
@@ -390,28 +395,46 @@ function startHookServer(spool) {
   }
 }
 
+/** TOOLGATE_HOOK_TRACE=<absolute file>: one line per call saying who answered it (diagnostics and tests). */
+function trace(line) {
+  const file = process.env.TOOLGATE_HOOK_TRACE;
+  if (!file || !isAbsolute(file)) return;
+  try {
+    require('node:fs').appendFileSync(file, `${process.pid} ${line}\n`);
+  } catch {
+    /* diagnostics only */
+  }
+}
+
 /** `toolgate hook`: through the server when one answers, else in this process. */
 async function runHook(argv) {
   const spool = hookSpool(process.env);
   // A terminal approver must ask in the caller's terminal: never through the server.
-  if (spool === undefined || argv.some((a) => a === '--approvals' || a.startsWith('--approvals=')))
+  if (spool === undefined || argv.some((a) => a === '--approvals' || a.startsWith('--approvals='))) {
+    trace(`in-process: ${spool === undefined ? 'no server for this environment' : '--approvals'}`);
     return runHookBundle(argv);
+  }
   let collector;
   try {
     collector = stdinCollector();
   } catch {
+    trace('in-process: stdin');
     return runHookBundle(argv);
   }
   const pid = serverPid(spool);
   // The event is written whole before the hook starts; one still open is the in-process reader's to time out.
-  const stdin = pid === undefined ? undefined : await collector.complete(250);
+  const stdin = pid == null ? undefined : await collector.complete(250);
   const answer = stdin === undefined ? undefined : askHookServer(spool, pid, argv, stdin);
   if (answer !== undefined) {
+    trace(`served by ${pid}`);
     collector.close();
     writeFd(1, answer.stdout);
     writeFd(2, answer.stderr);
     return answer.exitCode;
   }
+  trace(
+    `in-process: ${pid === null ? "the spool is not this user's alone" : pid === undefined ? 'no server running' : stdin === undefined ? 'stdin still open' : 'the server did not answer'}`,
+  );
   let code = await runHookBundle(argv, collector.replay());
   if (code === undefined) {
     const { hookMain } = await import('../dist/hook/hookMain.js');

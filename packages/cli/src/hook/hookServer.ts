@@ -36,6 +36,7 @@ import { blockingError, type HookAnswer } from './hookHost.js';
 //
 // The spool (a 0700 directory in the user's toolgate cache, which the starter policies deny writing to):
 //   server.pid      the serving process (created exclusively; a newer server never shares the directory)
+//   starting        a client is starting a server (so that parallel calls start one, not many)
 //   req-<id>        a request: one JSON line ({@link HookRequest}), then stdin's bytes; renamed into place
 //   work-<id>       a request the server has taken (renamed from req-, so a client can still withdraw it)
 //   res-<id>        the answer ({@link HookReply} as JSON); renamed into place, read and removed by the client
@@ -158,7 +159,13 @@ function alive(pid: number): boolean {
 export async function hookServer(spool: string, idleMs = DEFAULT_IDLE_MS): Promise<number> {
   mkdirSync(spool, { recursive: true, mode: 0o700 });
   const pidFile = join(spool, 'server.pid');
-  if (!claim(pidFile)) return 0;
+  const claimed = claim(pidFile);
+  try {
+    unlinkSync(join(spool, 'starting')); // the client's mark that a start is under way: it is over
+  } catch {
+    /* started by hand, or removed already */
+  }
+  if (!claimed) return 0;
   const own = `${process.pid}\n`;
   let lastUsed = Date.now();
   let draining = false;
