@@ -1,7 +1,6 @@
 import {
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -157,7 +156,9 @@ function alive(pid: number): boolean {
  * longer its own (removed, or taken by another server). Resolves with the exit code.
  */
 export async function hookServer(spool: string, idleMs = DEFAULT_IDLE_MS): Promise<number> {
-  mkdirSync(spool, { recursive: true, mode: 0o700 });
+  // The client made the spool before starting this server; gone since (its home removed: a test's temporary
+  // directory) means nobody is left to serve, and re-creating it would leave a directory behind.
+  if (!existsSync(spool)) return 0;
   const pidFile = join(spool, 'server.pid');
   const claimed = claim(pidFile);
   try {
