@@ -198,7 +198,10 @@ function serverPid(spool) {
   if ((st.mode & 0o077) !== 0 || (typeof process.getuid === 'function' && st.uid !== process.getuid()))
     return null;
   try {
-    const pid = Number.parseInt(readFileSync(join(spool, 'server.pid'), 'utf8'), 10);
+    const pidFile = join(spool, 'server.pid');
+    // Touched every 2 s by a live server (hookServer.ts HEARTBEAT_STALE_MS): older is a dead server's.
+    if (Date.now() - statSync(pidFile).mtimeMs >= 10_000) return undefined;
+    const pid = Number.parseInt(readFileSync(pidFile, 'utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 0) return undefined;
     process.kill(pid, 0);
     return pid;

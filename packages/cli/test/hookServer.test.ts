@@ -10,6 +10,7 @@ import {
   rmSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -293,6 +294,24 @@ describe('hook server', () => {
     const next = hook(a, denied);
     expect(next.by).toMatch(/^served/);
     expect(same(next)).toBe(same(answer));
+  });
+
+  it('a server.pid left behind whose pid now names another live process is not waited on', async () => {
+    const a = projects.a;
+    await startServer(a);
+    stopServer();
+    await waitFor(() => serverPid() === undefined);
+    // This test process is alive: only the file's age (no heartbeat) tells it is not a server.
+    const pidFile = join(spool(), 'server.pid');
+    writeFileSync(pidFile, `${process.pid}\n`);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(pidFile, old, old);
+    const started = Date.now();
+    const r = hook(a, event(a, 'Read', { file_path: join(a, 'secret', 'k') }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.by).toBe('in-process: no server running');
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(await waitFor(() => serverPid() !== undefined && serverPid() !== process.pid)).toBe(true);
   });
 
   it('a server that dies while answering: the caller answers itself, never allows by default', async () => {

@@ -7,6 +7,7 @@ import {
   renameSync,
   statSync,
   unlinkSync,
+  utimesSync,
   watch,
   writeFileSync,
   writeSync,
@@ -34,7 +35,8 @@ import { blockingError, type HookAnswer } from './hookHost.js';
 // (its module would otherwise stay loaded after the file changed).
 //
 // The spool (a 0700 directory in the user's toolgate cache, which the starter policies deny writing to):
-//   server.pid      the serving process (created exclusively; a newer server never shares the directory)
+//   server.pid      the serving process (created exclusively; a newer server never shares the directory);
+//                   touched every 2 s, so one left by a server that died is known even if its pid is reused
 //   starting        a client is starting a server (so that parallel calls start one, not many)
 //   req-<id>        a request: one JSON line ({@link HookRequest}), then stdin's bytes; renamed into place
 //   work-<id>       a request the server has taken (renamed from req-, so a client can still withdraw it)
@@ -58,6 +60,11 @@ export const DEFAULT_IDLE_MS = 10 * 60_000;
 const WATCH_MS = 2_000;
 /** Answers no client came for, and requests of clients that gave up, are removed after this long (ms). */
 const STALE_MS = 60_000;
+/**
+ * A live server touches `server.pid` every WATCH_MS; one untouched for this long belongs to a server that is
+ * gone even if its pid now names another process (bin/toolgate.cjs reads the same bound).
+ */
+export const HEARTBEAT_STALE_MS = 10_000;
 
 function setProcessEnv(env: Record<string, string>): void {
   for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
@@ -124,7 +131,7 @@ function claim(pidFile: string): boolean {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
     }
     const pid = Number.parseInt(readText(pidFile) ?? '', 10);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) return false;
+    if (Number.isInteger(pid) && pid > 0 && alive(pid) && fresh(pidFile)) return false;
     try {
       unlinkSync(pidFile); // left by a server that died
     } catch {
@@ -139,6 +146,14 @@ function readText(file: string): string | undefined {
     return readFileSync(file, 'utf8');
   } catch {
     return undefined;
+  }
+}
+
+function fresh(file: string): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs < HEARTBEAT_STALE_MS;
+  } catch {
+    return false;
   }
 }
 
@@ -271,7 +286,14 @@ export async function hookServer(spool: string, idleMs = DEFAULT_IDLE_MS): Promi
   timer = setInterval(() => {
     if (readText(pidFile) !== own || !existsSync(spool)) return stop();
     if (!draining && Date.now() - lastUsed > idleMs) return stop();
+    try {
+      const now = new Date();
+      utimesSync(pidFile, now, now); // the heartbeat clients look at
+    } catch {
+      return stop();
+    }
     sweep();
+    void drain(); // a request whose directory event was lost (inotify queue overflow) waits at most this long
   }, WATCH_MS);
   void drain(); // requests written before the watch started
   await finished;
