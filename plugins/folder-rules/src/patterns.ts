@@ -79,6 +79,23 @@ function realRoot(pattern: string, ctx: PatternContext, realDirs?: Set<string>):
  * `realDirs`: directories found real while binding this policy (shared by its rules, never kept past that):
  * rules rooted in one directory (`~/.ssh`, `~/.aws`, … under a link-free home) cost one lstat each.
  */
+// Compiled globs by pattern and case mode. A Minimatch is a pure function of its pattern and options and is
+// never changed by matching, so evaluators of many workspaces (a gateway's LRU) and the successive calls of a
+// hook server share one; bounded, emptied whole when full.
+const compiledGlobs = new Map<string, Minimatch>();
+const MAX_COMPILED_GLOBS = 8192;
+
+function minimatchFor(pattern: string, options: MinimatchOptions): Minimatch {
+  const key = `${options.nocase ? 'i' : 's'}${pattern}`;
+  let mm = compiledGlobs.get(key);
+  if (mm === undefined) {
+    mm = new Minimatch(pattern, options);
+    if (compiledGlobs.size >= MAX_COMPILED_GLOBS) compiledGlobs.clear();
+    compiledGlobs.set(key, mm);
+  }
+  return mm;
+}
+
 export function compilePattern(
   rule: PolicyRule,
   ctx: PatternContext,
@@ -107,7 +124,7 @@ export function compilePattern(
     const matchers: Minimatch[] = [];
     const bases: Minimatch[] = [];
     for (const p of patterns) {
-      const mm = new Minimatch(p, options);
+      const mm = minimatchFor(p, options);
       if (mm.set.length === 0 || (mm as unknown as { empty?: boolean }).empty === true) {
         throw new ToolgateError(
           'TOOLGATE_ERR_INVALID_CONFIG',
@@ -115,7 +132,7 @@ export function compilePattern(
         );
       }
       matchers.push(mm);
-      if (p.endsWith('/**')) bases.push(new Minimatch(p.slice(0, -3) || '/', options));
+      if (p.endsWith('/**')) bases.push(minimatchFor(p.slice(0, -3) || '/', options));
     }
     compiled = { matchers, bases };
     return compiled;
