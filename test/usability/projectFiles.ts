@@ -71,7 +71,8 @@ function installedBins(names: readonly string[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const n of names) {
     const pkg = n === 'tsc' ? 'typescript' : n;
-    files[`node_modules/${pkg}/package.json`] = `${JSON.stringify({ name: pkg, bin: { [n]: `bin/${n}.js` } })}\n`;
+    files[`node_modules/${pkg}/package.json`] =
+      `${JSON.stringify({ name: pkg, bin: { [n]: `bin/${n}.js` } })}\n`;
     files[`node_modules/${pkg}/bin/${n}.js`] = '#!/usr/bin/env node\n';
     files[`node_modules/.bin/${n}`] = `#!/bin/sh\nexec node "$(dirname "$0")/../${pkg}/bin/${n}.js" "$@"\n`;
   }

@@ -137,7 +137,8 @@ export default new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => ke
     // (not matched here), which esbuild wraps in an initializer that runs on the first call.
     b.onResolve({ filter: /^\.\/(loadPolicy|fullParse|analyseCommand)\.js$/ }, (args) => {
       const name = args.path.slice(2, -3);
-      if (!facades.includes(name) || join(args.resolveDir, `${name}.ts`) !== LAZY[name].file) return undefined;
+      if (!facades.includes(name) || join(args.resolveDir, `${name}.ts`) !== LAZY[name].file)
+        return undefined;
       return { path: name, namespace: 'tg-facade' };
     });
     b.onLoad({ filter: /.*/, namespace: 'tg-facade' }, (args) => ({

@@ -100,12 +100,11 @@ describe('gzip of rotated files', () => {
     expect(trailFiles(file)).toEqual([`${file}.3.gz`, `${file}.2.gz`, `${file}.1.gz`, file]);
     // No partial or temporary file left; the trail's lock file may still be there (a writer keeps the lock
     // until it has been idle a moment).
-    expect(readdirSync(root).filter((n) => n !== 'violations.log.lock').sort()).toEqual([
-      'violations.log',
-      'violations.log.1.gz',
-      'violations.log.2.gz',
-      'violations.log.3.gz',
-    ]);
+    expect(
+      readdirSync(root)
+        .filter((n) => n !== 'violations.log.lock')
+        .sort(),
+    ).toEqual(['violations.log', 'violations.log.1.gz', 'violations.log.2.gz', 'violations.log.3.gz']);
     const records = await queryViolations({ file });
     expect(records.map((r) => r.decisionId)).toEqual(decisions.slice(-records.length).map((d) => d.id));
     expect(records.length).toBeGreaterThan(10);

@@ -192,8 +192,14 @@ export function extractMembers(
     });
     cx.taint(into);
   };
-  if (how.unknown !== undefined) return worst(how.unknown);
-  if (archive === undefined || archive.value === '-') return worst('read from stdin');
+  if (how.unknown !== undefined) {
+    worst(how.unknown);
+    return;
+  }
+  if (archive === undefined || archive.value === '-') {
+    worst('read from stdin');
+    return;
+  }
   const r = cx.readBytes(archive, MAX_ARCHIVE_BYTES);
   if ('uncertain' in r) {
     if (
@@ -207,15 +213,25 @@ export function extractMembers(
       cx.write(into, { scope: 'subtree', tag: 'extract' });
       return;
     }
-    return worst(r.uncertain);
+    worst(r.uncertain);
+    return;
   }
   const m = how.read(r.bytes);
-  if ('unknown' in m) return worst(m.unknown);
-  if (m.links) return worst('a link among the members may lead what follows it elsewhere');
+  if ('unknown' in m) {
+    worst(m.unknown);
+    return;
+  }
+  if (m.links) {
+    worst('a link among the members may lead what follows it elsewhere');
+    return;
+  }
   const paths = new Set<string>();
   for (const name of m.names) {
     const p = how.place(name);
-    if (p === undefined) return worst(`the member ${JSON.stringify(name)} is not placed with certainty`);
+    if (p === undefined) {
+      worst(`the member ${JSON.stringify(name)} is not placed with certainty`);
+      return;
+    }
     if (p === null) continue;
     const parts = p.split('/');
     for (let k = 1; k <= parts.length; k++) paths.add(parts.slice(0, k).join('/'));
