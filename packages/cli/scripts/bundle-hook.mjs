@@ -172,20 +172,8 @@ module.exports = shared;`,
 };
 
 const outdir = join(cli, 'dist', 'hook-bundle');
+// What every bundle is built with: CommonJS for Node 20 from the packages' own sources.
 const COMMON = {
-  metafile: true,
-  logLevel: 'warning',
-  // Comments out, third-party licence comments kept beside it: less to read and parse on every call.
-  minifyWhitespace: true,
-  legalComments: 'linked',
-  charset: 'ascii',
-};
-rmSync(outdir, { recursive: true, force: true });
-const result = await build({
-  // run: `toolgate run` (src/run/runMain.ts), the same way and with the same lazy parts, in its own file.
-  entryPoints: { hook: join(cli, 'src', 'hook', 'hookMain.ts'), run: join(cli, 'src', 'run', 'runMain.ts') },
-  outdir,
-  outExtension: { '.js': '.cjs' },
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -199,6 +187,19 @@ const result = await build({
   // import needs an experimental loader hook. A plugin with top-level await cannot be required: it fails to
   // load with its error, and the hook blocks.
   supported: { 'dynamic-import': false },
+  metafile: true,
+  logLevel: 'warning',
+  // Comments out, third-party licence comments kept beside it: less to read and parse on every call.
+  minifyWhitespace: true,
+  legalComments: 'linked',
+  charset: 'ascii',
+};
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  // run: `toolgate run` (src/run/runMain.ts), the same way and with the same lazy parts, in its own file.
+  entryPoints: { hook: join(cli, 'src', 'hook', 'hookMain.ts'), run: join(cli, 'src', 'run', 'runMain.ts') },
+  outdir,
+  outExtension: { '.js': '.cjs' },
   plugins: [lazyPlugin(['loadPolicy', 'fullParse', 'analyseCommand'])],
   ...COMMON,
 });
@@ -211,16 +212,6 @@ await build({
     loader: 'js',
   },
   outfile: join(outdir, 'shell.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  conditions: ['source'],
-  mainFields: ['module', 'main'],
-  define: { __TOOLGATE_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__tgModuleUrl' },
-  banner: { js: "var __tgModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  external: EXTERNAL,
-  supported: { 'dynamic-import': false },
   plugins: [sharedPlugin, lazyPlugin(['fullParse'])],
   ...COMMON,
 });

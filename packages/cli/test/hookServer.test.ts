@@ -92,8 +92,8 @@ function lastTrace(): string {
   return lines.at(-1)?.replace(/^\d+ /, '') ?? '';
 }
 
-/** One hook call of `project`; `env` adds to (or, with undefined values, removes from) the base environment. */
-function hook(project: string, input: string, env: Record<string, string | undefined> = {}): Answer {
+/** The environment of a hook call of `project`; `env` adds to (or, with undefined values, removes from) it. */
+function hookEnv(project: string, env: Record<string, string | undefined> = {}): Record<string, string> {
   const full: Record<string, string> = {};
   const base = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -103,13 +103,27 @@ function hook(project: string, input: string, env: Record<string, string | undef
   };
   for (const [k, v] of Object.entries({ ...base, CLAUDE_PROJECT_DIR: project, ...env }))
     if (v !== undefined) full[k] = v;
+  return full;
+}
+
+/** One hook call of `project`, answered in full before it returns. */
+function hook(project: string, input: string, env: Record<string, string | undefined> = {}): Answer {
   const r = spawnSync(process.execPath, [BIN, 'hook', 'claude-code'], {
     cwd: project,
-    env: full,
+    env: hookEnv(project, env),
     input,
     encoding: 'utf8',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, by: lastTrace() };
+}
+
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** The answer without what differs between any two calls (the decision id). */
@@ -225,12 +239,7 @@ describe('hook server', () => {
       new Promise<{ out: string; code: number | null }>((resolve) => {
         const child = spawn(process.execPath, [BIN, 'hook', 'claude-code'], {
           cwd: a,
-          env: {
-            PATH: process.env.PATH,
-            HOME: home,
-            XDG_CACHE_HOME: join(home, '.cache'),
-            CLAUDE_PROJECT_DIR: a,
-          },
+          env: hookEnv(a, { TOOLGATE_HOOK_TRACE: undefined }),
         });
         let out = '';
         child.stdout.on('data', (d: Buffer) => {
@@ -322,13 +331,7 @@ describe('hook server', () => {
     const input = event(a, 'Read', { file_path: join(home, '.ssh', 'id_rsa') });
     const child = spawn(process.execPath, [BIN, 'hook', 'claude-code'], {
       cwd: a,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        XDG_CACHE_HOME: join(home, '.cache'),
-        CLAUDE_PROJECT_DIR: a,
-        TOOLGATE_HOOK_TRACE: trace,
-      },
+      env: hookEnv(a),
     });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -348,14 +351,7 @@ describe('hook server', () => {
     await startServer(a);
     const child = spawn(process.execPath, [BIN, 'hook', 'claude-code'], {
       cwd: a,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        XDG_CACHE_HOME: join(home, '.cache'),
-        CLAUDE_PROJECT_DIR: a,
-        TOOLGATE_HOOK_TRACE: trace,
-        TOOLGATE_HOOK_STDIN_TIMEOUT_MS: '600',
-      },
+      env: hookEnv(a, { TOOLGATE_HOOK_STDIN_TIMEOUT_MS: '600' }),
     });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
@@ -388,13 +384,7 @@ describe('hook server', () => {
     const input = event(a, 'Read', { file_path: join(a, 'a.txt') });
     spawnSync(process.execPath, [BIN, 'hook', 'claude-code', '--approvals', 'auto-deny'], {
       cwd: a,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        XDG_CACHE_HOME: join(home, '.cache'),
-        CLAUDE_PROJECT_DIR: a,
-        TOOLGATE_HOOK_TRACE: trace,
-      },
+      env: hookEnv(a),
       input,
     });
     expect(lastTrace()).toBe('in-process: --approvals');
@@ -422,29 +412,12 @@ describe('hook server', () => {
     const r = hook(c, event(c, 'Write', { file_path: join(c, 'x.txt'), content: 'x' }));
     expect(r.by).toMatch(/^served/);
     expect(r.stdout).toContain('no .txt (acme)');
-    expect(
-      await waitFor(() => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      }),
-    ).toBe(true);
+    expect(await waitFor(() => gone(pid))).toBe(true);
   });
 
   it('the server exits when its spool directory is removed', async () => {
     const pid = await startServer(projects.a);
     rmSync(spool(), { recursive: true, force: true });
-    const gone = await waitFor(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 8_000);
-    expect(gone).toBe(true);
+    expect(await waitFor(() => gone(pid), 8_000)).toBe(true);
   });
 });

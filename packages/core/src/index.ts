@@ -50,7 +50,7 @@ export type { PathKeyKind } from './pathKeys.js';
 export { isDataKey, keyWords, pathKeyKind } from './pathKeys.js';
 export { fileUriPath, isRemoteUrl, looksLikePath, looksPathish } from './pathShape.js';
 export { PluginFailure } from './pluginFailure.js';
-export { clearProcessCaches, registerProcessCache } from './processCaches.js';
+export { clearProcessCaches, isProcessAlive, registerProcessCache } from './processCaches.js';
 export type { ResolveOptions } from './resolvePath.js';
 export { resolvePath } from './resolvePath.js';
 export type { SessionLimits } from './sessionStore.js';

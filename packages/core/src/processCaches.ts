@@ -12,3 +12,13 @@ export function registerProcessCache(clear: () => void): void {
 export function clearProcessCaches(): void {
   for (const clear of clearers) clear();
 }
+
+/** Whether a process with this pid exists (EPERM: it does, and belongs to another user). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -9,6 +9,7 @@ import {
   utimesSync,
   writeSync,
 } from 'node:fs';
+import { isProcessAlive } from '@toolgate/core';
 
 const EXCL = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY;
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -51,16 +52,6 @@ function olderThan(path: string, ms: number): boolean {
     return Date.now() - statSync(path).mtimeMs > ms;
   } catch {
     return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -209,7 +200,7 @@ export class TrailLock {
     if (!Number.isInteger(pid) || pid <= 0) {
       // Empty: being written right now (create, then write) — or its writer died in between.
       if (!olderThan(this.path, 2_000)) return;
-    } else if (alive(pid)) return;
+    } else if (isProcessAlive(pid)) return;
     try {
       // Remove it only if it is still the stale one we read.
       if (readFileSync(this.path, 'utf8') === text) unlinkSync(this.path);

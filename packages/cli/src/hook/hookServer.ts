@@ -13,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { clearProcessCaches } from '@toolgate/core';
+import { clearProcessCaches, isProcessAlive } from '@toolgate/core';
 import { type HookCommandOptions, runHookCommand } from '../integrations/runHookCommand.js';
 import { parseHookArgs } from './hookArgs.js';
 import { blockingError, type HookAnswer } from './hookHost.js';
@@ -131,7 +131,7 @@ function claim(pidFile: string): boolean {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
     }
     const pid = Number.parseInt(readText(pidFile) ?? '', 10);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid) && fresh(pidFile)) return false;
+    if (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid) && fresh(pidFile)) return false;
     try {
       unlinkSync(pidFile); // left by a server that died
     } catch {
@@ -154,15 +154,6 @@ function fresh(file: string): boolean {
     return Date.now() - statSync(file).mtimeMs < HEARTBEAT_STALE_MS;
   } catch {
     return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
