@@ -322,9 +322,10 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Hands one call to the server of `spool` (running as `pid`) and waits for its answer ({stdout, stderr,
- * exitCode}); undefined when it declines, dies or stays silent — this process then answers itself.
+ * exitCode}, or {exec} for `command` 'run'); undefined when it declines, dies or stays silent — this process
+ * then answers itself.
  */
-function askHookServer(spool, pid, argv, stdin) {
+function askHookServer(spool, pid, argv, stdin, command) {
   const fs = require('node:fs');
   const id = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const request = join(spool, `req-${id}`);
@@ -332,7 +333,14 @@ function askHookServer(spool, pid, argv, stdin) {
   try {
     const umask = process.umask(0o077);
     process.umask(umask);
-    const header = JSON.stringify({ v: 1, argv, cwd: process.cwd(), env: process.env, umask });
+    const header = JSON.stringify({
+      v: 1,
+      ...(command ? { command } : {}),
+      argv,
+      cwd: process.cwd(),
+      env: process.env,
+      umask,
+    });
     const tmp = join(spool, `.req-${id}`);
     fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${header}\n`), stdin]), { mode: 0o600 });
     fs.renameSync(tmp, request);
@@ -349,9 +357,13 @@ function askHookServer(spool, pid, argv, stdin) {
       } catch {
         reply = undefined;
       }
-      return reply && typeof reply.exitCode === 'number' && typeof reply.stdout === 'string'
-        ? reply
-        : undefined;
+      const answer = reply && typeof reply.exitCode === 'number' && typeof reply.stdout === 'string';
+      const exec =
+        command === 'run' &&
+        Array.isArray(reply?.exec) &&
+        reply.exec.length > 0 &&
+        reply.exec.every((a) => typeof a === 'string');
+      return answer || exec ? reply : undefined;
     }
     // Now and then: is the server still there, and is there still time?
     if (polls % 500 === 0) {
@@ -461,11 +473,35 @@ async function runHookServer(spool) {
 }
 
 /**
- * `toolgate run` from the bundle (src/run/runMain.ts); undefined when the arguments are not in the plain form
- * it reads (the full CLI runs them).
+ * `toolgate run`: the hook server plans it when one runs (the policy, the mounts and the glob walk made in its
+ * warm process with this process's environment and cwd: src/hook/hookServer.ts), and this process runs the
+ * plan with the small exec bundle (src/run/execMain.ts) — the command is this process's child, with its stdio,
+ * cwd, environment and signals. Otherwise the run bundle does all of it here (src/run/runMain.ts) and a
+ * server is started for later runs. Undefined when the arguments are not in the plain form the bundle reads
+ * (the full CLI runs them).
  */
-function runRunBundle(argv) {
-  return runBundle('run', 'runMain', argv);
+async function runRun(argv) {
+  const spool = hookSpool(process.env);
+  const pid = spool === undefined ? undefined : serverPid(spool);
+  const reply = pid ? askHookServer(spool, pid, argv, Buffer.alloc(0), 'run') : undefined;
+  if (reply?.exec) {
+    const code = await runBundle('exec', 'execMain', reply.exec);
+    if (code !== undefined) {
+      trace(`run served by ${pid}`);
+      return code;
+    }
+  } else if (reply !== undefined) {
+    trace(`run served by ${pid}`);
+    writeFd(1, reply.stdout);
+    writeFd(2, reply.stderr);
+    return reply.exitCode;
+  }
+  trace(
+    `run in-process: ${spool === undefined ? 'no server for this environment' : pid === null ? "the spool is not this user's alone" : pid === undefined ? 'no server running' : 'the server declined or did not answer'}`,
+  );
+  const code = await runBundle('run', 'runMain', argv);
+  if (code !== undefined && pid === undefined && spool !== undefined) startHookServer(spool);
+  return code;
 }
 
 async function run(argv) {
@@ -478,7 +514,7 @@ async function run(argv) {
     return hookMain(argv.slice(1));
   }
   if (argv[0] === 'run') {
-    const code = await runRunBundle(argv.slice(1));
+    const code = await runRun(argv.slice(1));
     if (code !== undefined) return code;
     exitQuietlyOnClosedPipe();
   }

@@ -197,7 +197,12 @@ const COMMON = {
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   // run: `toolgate run` (src/run/runMain.ts), the same way and with the same lazy parts, in its own file.
-  entryPoints: { hook: join(cli, 'src', 'hook', 'hookMain.ts'), run: join(cli, 'src', 'run', 'runMain.ts') },
+  // exec: runs a plan the hook server made for `toolgate run` (src/run/execMain.ts): bubblewrap's start only.
+  entryPoints: {
+    hook: join(cli, 'src', 'hook', 'hookMain.ts'),
+    run: join(cli, 'src', 'run', 'runMain.ts'),
+    exec: join(cli, 'src', 'run', 'execMain.ts'),
+  },
   outdir,
   outExtension: { '.js': '.cjs' },
   plugins: [lazyPlugin(['loadPolicy', 'fullParse', 'analyseCommand'])],
@@ -216,7 +221,7 @@ await build({
   ...COMMON,
 });
 // runHookBundle.ts reads the file as latin1 (fastest decode): that is exact only for pure ASCII.
-for (const name of ['hook.cjs', 'run.cjs', 'shell.cjs']) {
+for (const name of ['hook.cjs', 'run.cjs', 'exec.cjs', 'shell.cjs']) {
   const bundled = readFileSync(join(outdir, name));
   const offset = bundled.findIndex((byte) => byte > 0x7f);
   if (offset >= 0)
@@ -224,18 +229,22 @@ for (const name of ['hook.cjs', 'run.cjs', 'shell.cjs']) {
 }
 writeFileSync(join(outdir, 'package.json'), '{"type":"commonjs"}\n');
 if (process.argv.includes('--report')) {
-  const out = Object.values(result.metafile.outputs).find((o) => o.entryPoint);
-  const sizes = {};
-  for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
-    const m = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(input);
-    const key = m ? m[1] : input.replace(/^.*?(packages|plugins)\/([^/]+)\/.*/, '$2');
-    sizes[key] = (sizes[key] ?? 0) + bytesInOutput;
+  // Per bundle: the inputs that make most of it.
+  for (const [file, out] of Object.entries(result.metafile.outputs)) {
+    if (!out.entryPoint) continue;
+    console.log(file);
+    const sizes = {};
+    for (const [input, { bytesInOutput }] of Object.entries(out.inputs)) {
+      const m = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(input);
+      const key = m ? m[1] : input.replace(/^.*?(packages|plugins)\/([^/]+)\/.*/, '$2');
+      sizes[key] = (sizes[key] ?? 0) + bytesInOutput;
+    }
+    console.log(
+      Object.entries(sizes)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([k, v]) => `${k} ${(v / 1024).toFixed(0)}K`)
+        .join(', '),
+    );
   }
-  console.log(
-    Object.entries(sizes)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 12)
-      .map(([k, v]) => `${k} ${(v / 1024).toFixed(0)}K`)
-      .join(', '),
-  );
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ToolgateError } from '@toolgate/core';
+import { isToolgateError } from '@toolgate/core';
 import { Command, CommanderError } from 'commander';
 import { commands } from './commands/index.js';
 import { Exit, UsageError } from './exitCodes.js';
@@ -34,7 +34,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return Exit.OK;
       return Exit.USAGE;
     }
-    if (error instanceof UsageError || error instanceof ToolgateError) {
+    if (error instanceof UsageError || isToolgateError(error)) {
       process.stderr.write(`toolgate: ${error.message}\n`);
       return Exit.USAGE;
     }

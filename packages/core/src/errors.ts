@@ -19,6 +19,17 @@ export class ToolgateError extends Error {
   }
 }
 
+/**
+ * Whether `value` is a ToolgateError — of this copy of core or of another one (a bundle beside the installed
+ * package, two versions in one tree), where `instanceof` says no: an Error whose `code` is a `TOOLGATE_ERR_*`.
+ */
+export function isToolgateError(value: unknown): value is ToolgateError {
+  if (value instanceof ToolgateError) return true;
+  if (!(value instanceof Error)) return false;
+  const code = (value as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('TOOLGATE_ERR_');
+}
+
 /** Thrown by `guard.wrap(…, {onDeny: 'throw'})`: the host can return `envelope` to the model. */
 export class ToolCallRejectedError extends ToolgateError {
   readonly envelope: RejectionEnvelope;

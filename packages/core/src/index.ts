@@ -16,7 +16,7 @@ export type {
 export { createGuard } from './createGuard.js';
 export type { Disclosure } from './envelope.js';
 export { buildEnvelope, MAX_ALLOWED_PATHS } from './envelope.js';
-export { describeValue, ToolCallRejectedError, ToolgateError } from './errors.js';
+export { describeValue, isToolgateError, ToolCallRejectedError, ToolgateError } from './errors.js';
 export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
 export { expandPath } from './expandPath.js';
 export type { ArgPath, ArgPathsResult, FindArgPathsOptions } from './findArgPaths.js';

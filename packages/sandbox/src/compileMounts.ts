@@ -108,7 +108,10 @@ export function compileMounts(
         const prefix = literalPrefix(pattern);
         const nocase = rule.access === 'deny' || rule.access === 'prompt';
         const roots = prefix === '/' ? reach : [prefix];
-        globs.push({ matcher: new Minimatch(pattern, { dot: true, nocase }), roots });
+        const matcher = new Minimatch(pattern, { dot: true, nocase });
+        // `PREFIX/**/…`: every directory beneath PREFIX may hold a match (a globstar with dot crosses any name).
+        const next = pattern.slice(prefix === '/' ? 1 : prefix.length + 1).split('/')[0];
+        globs.push({ matcher, roots, ...(next === '**' ? { anyDirBelow: [prefix] } : {}) });
       }
     }
   });

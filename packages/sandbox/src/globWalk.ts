@@ -14,6 +14,12 @@ export interface GlobTarget {
   matcher: Minimatch;
   /** Directories to search: the glob's literal prefix, or the agent's reach for an anywhere-glob (`/**\/.env`). */
   roots: readonly string[];
+  /**
+   * Directories beneath which every directory may hold a match — the literal prefix of a glob that goes on with
+   * `**` (matched with `dot`): the walk enters them without asking the matcher (its partial match costs ~30 µs a
+   * directory in a fresh process). Entering more than needed only costs time; the match of each entry decides.
+   */
+  anyDirBelow?: readonly string[];
 }
 
 // Pseudo-filesystems: the sandbox brings its own /proc and /dev, and nothing in /sys is a policy's file.
@@ -68,7 +74,11 @@ export function globMatches(
           continue;
         }
         if (t.matcher.match(path)) matches.add(path);
-        else if (e.isDirectory() && t.matcher.match(path, true)) enter = true;
+        else if (
+          e.isDirectory() &&
+          (t.anyDirBelow?.some((r) => isWithin(path, r)) || t.matcher.match(path, true))
+        )
+          enter = true;
       }
       if (enter && !matches.has(path)) stack.push(path);
     }

@@ -1,5 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { registerProcessCache } from '@toolgate/core';
+import { lazyBuiltin, registerProcessCache } from '@toolgate/core';
+
+// Loaded when a probe runs (not by `toolgate run`, which never probes: ~3.5 ms of its start).
+const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
 
 /** Whether bubblewrap can build a sandbox on this machine, and if not, why (for the fallback deny). */
 export type Availability = { ok: true; bwrap: string } | { ok: false; reason: string };
@@ -15,7 +17,7 @@ registerProcessCache(() => probed.clear());
 export function probeSandbox(bwrap = 'bwrap'): Availability {
   const hit = probed.get(bwrap);
   if (hit) return hit;
-  const r = spawnSync(
+  const r = childProcess().spawnSync(
     bwrap,
     [
       '--ro-bind',

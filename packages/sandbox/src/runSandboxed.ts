@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { childPids } from './childPids.js';
+import { type LaunchOptions, launch } from './launch.js';
 import { notInstalled } from './probe.js';
 
 /** Signals a terminal or a supervisor sends that the sandboxed command must see (it may trap them). */
@@ -50,29 +50,29 @@ function signalOf(code: number | null): NodeJS.Signals | null {
  * process.exitCode = exit.code ?? 1;
  * ```
  */
-export function runSandboxed(bwrap: string, args: readonly string[]): Promise<SandboxExit> {
+export function runSandboxed(
+  bwrap: string,
+  args: readonly string[],
+  options: { via?: LaunchOptions['via'] } = {},
+): Promise<SandboxExit> {
   return new Promise((resolve) => {
     // --json-status-fd: bubblewrap writes {"child-pid": N} to fd 3 once it has cloned the sandbox's init —
     // the pid (as this process sees it) of a process that ignores signals it has no handler for (it is pid 1
     // of its namespace); the command is its child, and signals go to it — and {"exit-code": N} only when the
     // command ran and exited. No exit record: the sandbox or the command's exec failed (bubblewrap 0.8:
     // measured with a missing bind source, a missing program and an unknown option).
-    const child = spawn(bwrap, ['--json-status-fd', '3', ...args], {
-      stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
-      detached: true,
-    });
-    let info = '';
-    let initPid: number | undefined;
-    let exitReported = false;
-    const pending: NodeJS.Signals[] = [];
+    let ended = false;
+    const initPid = () => {
+      const m = /"child-pid"\s*:\s*(\d+)/.exec(child.status());
+      return m ? Number(m[1]) : undefined;
+    };
     const forward = (sig: NodeJS.Signals, attempt = 0) => {
-      if (initPid === undefined) {
-        pending.push(sig);
-        return;
-      }
-      const pids = childPids(initPid);
-      // Between bubblewrap reporting its init and the init forking the command there is no child yet.
-      if (pids.length === 0 && attempt < 50 && child.exitCode === null) {
+      if (ended) return;
+      const init = initPid();
+      // Before bubblewrap reports its init, and between that and the init forking the command, there is no
+      // process to signal yet: try again shortly (the signal is not lost, the command is about to start).
+      const pids = init === undefined ? [] : childPids(init);
+      if (pids.length === 0 && attempt < 100) {
         setTimeout(() => forward(sig, attempt + 1), 10);
         return;
       }
@@ -85,48 +85,35 @@ export function runSandboxed(bwrap: string, args: readonly string[]): Promise<Sa
     };
     const onSignal = (sig: NodeJS.Signals) => forward(sig);
     for (const sig of FORWARDED) process.on(sig, onSignal);
-    const done = () => {
+    const done = (exit: SandboxExit) => {
+      ended = true;
       for (const sig of FORWARDED) process.off(sig, onSignal);
+      resolve(exit);
     };
-    const infoPipe = child.stdio[3] as NodeJS.ReadableStream | null;
-    infoPipe?.setEncoding('utf8');
-    infoPipe?.on('data', (chunk: string) => {
-      info += chunk;
-      const m = /"child-pid"\s*:\s*(\d+)/.exec(info);
-      if (m && initPid === undefined) {
-        initPid = Number(m[1]);
-        for (const sig of pending.splice(0)) forward(sig);
-      }
-      if (/"exit-code"\s*:/.test(info)) exitReported = true;
-    });
-    infoPipe?.on('error', () => {});
-    child.on('error', (error) => {
-      done();
-      const code = (error as NodeJS.ErrnoException).code;
-      resolve({
-        ran: false,
-        reason:
-          code === 'ENOENT'
-            ? notInstalled(bwrap)
-            : `${bwrap} could not run: ${error instanceof Error ? error.message : String(error)}`,
-        code: null,
-        signal: null,
-      });
-    });
-    child.on('close', (code, signal) => {
-      done();
-      if (signal) resolve({ ran: exitReported, code: null, signal });
-      else if (!exitReported)
-        resolve({
+    const child = launch(bwrap, ['--json-status-fd', '3', ...args], {
+      ...(options.via ? { via: options.via } : {}),
+      onError: (code) =>
+        done({
           ran: false,
-          reason: `${bwrap} did not run the command (exit ${code}): the sandbox could not be set up or the command could not be executed`,
-          code,
+          reason: code === 'ENOENT' ? notInstalled(bwrap) : `${bwrap} could not run: ${code}`,
+          code: null,
           signal: null,
-        });
-      else {
-        const sig = signalOf(code);
-        resolve(sig ? { ran: true, code: null, signal: sig } : { ran: true, code, signal: null });
-      }
+        }),
+      onExit: (code, signal) => {
+        const exitReported = /"exit-code"\s*:/.test(child.status());
+        if (signal) done({ ran: exitReported, code: null, signal });
+        else if (!exitReported)
+          done({
+            ran: false,
+            reason: `${bwrap} did not run the command (exit ${code}): the sandbox could not be set up or the command could not be executed`,
+            code,
+            signal: null,
+          });
+        else {
+          const sig = signalOf(code);
+          done(sig ? { ran: true, code: null, signal: sig } : { ran: true, code, signal: null });
+        }
+      },
     });
   });
 }

@@ -93,6 +93,38 @@ describe('compileMounts', () => {
     expect(() => sandbox({ policy, readOnly: ['relative/dir'] })).toThrow(/option readOnly must be/);
   });
 
+  it('finds glob matches in dot directories and any depth (globstar), and only where a narrower glob can match', () => {
+    const dir = join(root, 'globs');
+    const file = join(dir, 'policy.yaml');
+    for (const d of ['.git/hooks', 'a/.cache/b/c', 'logs/2024/x', 'other/logs'])
+      mkdirSync(join(dir, 'ws', d), { recursive: true });
+    for (const f of ['.git/hooks/.ENV', 'a/.cache/b/c/.env', 'logs/2024/x/secret.key', 'other/logs/k.key'])
+      writeFileSync(join(dir, 'ws', f), 'x');
+    writeFileSync(
+      file,
+      [
+        'default: read',
+        'rules:',
+        '  - { pattern: "<workspace>/**", access: write }',
+        '  - { pattern: "**/.env", access: deny }',
+        '  - { pattern: "<workspace>/logs/*/x/*.key", access: deny }',
+        '',
+      ].join('\n'),
+    );
+    const w = join(dir, 'ws');
+    const plan = compileMounts(loadPolicy({ dialect: 'toolgate', file }), {
+      cwd: w,
+      workspace: w,
+      home,
+      env: { HOME: home },
+    });
+    const masked = plan.ops.filter((o) => o.kind === 'mask-file').map((o) => o.path);
+    // A deny glob matches without case (as the static check judges it); `*` stops at one directory.
+    expect(masked.sort()).toEqual(
+      [join(w, '.git/hooks/.ENV'), join(w, 'a/.cache/b/c/.env'), join(w, 'logs/2024/x/secret.key')].sort(),
+    );
+  });
+
   it('refuses (fail closed) when the search for glob matches exceeds its bound', () => {
     const policy = loadPolicy({ dialect: 'toolgate', file: policyFile });
     expect(() => compileMounts(policy, ctx(), { walk: { maxEntries: 5 } })).toThrow(SandboxCompileError);

@@ -22,18 +22,24 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe('runSandboxed', () => {
+// Both ways of starting bubblewrap (launch.ts): libuv's handles, which `toolgate run` uses, and
+// node:child_process, which a Node without `process.binding` uses.
+describe.each(['handles', 'child_process'] as const)('runSandboxed (via %s)', (via) => {
   it('reports the exit code of a command that ran, failing or not', async () => {
-    expect(await runSandboxed('bwrap', [...args, 'sh', '-c', 'exit 7'])).toEqual({
+    expect(await runSandboxed('bwrap', [...args, 'sh', '-c', 'exit 7'], { via })).toEqual({
       ran: true,
       code: 7,
       signal: null,
     });
-    expect(await runSandboxed('bwrap', [...args, 'true'])).toEqual({ ran: true, code: 0, signal: null });
+    expect(await runSandboxed('bwrap', [...args, 'true'], { via })).toEqual({
+      ran: true,
+      code: 0,
+      signal: null,
+    });
   });
 
   it('reports a command killed by a signal as that signal', async () => {
-    expect(await runSandboxed('bwrap', [...args, 'sh', '-c', 'kill -TERM $$'])).toEqual({
+    expect(await runSandboxed('bwrap', [...args, 'sh', '-c', 'kill -TERM $$'], { via })).toEqual({
       ran: true,
       code: null,
       signal: 'SIGTERM',
@@ -43,19 +49,19 @@ describe('runSandboxed', () => {
   it('ran: false when bubblewrap cannot set the sandbox up, and nothing ran', async () => {
     const marker = join(root, 'ran');
     const broken = ['--ro-bind', join(root, 'does-not-exist'), '/mnt', ...args];
-    const exit = await runSandboxed('bwrap', [...broken, 'sh', '-c', `echo ran > ${marker}`]);
+    const exit = await runSandboxed('bwrap', [...broken, 'sh', '-c', `echo ran > ${marker}`], { via });
     expect(exit.ran).toBe(false);
     expect(exit.reason).toMatch(/could not be set up or the command could not be executed/);
     expect(existsSync(marker)).toBe(false);
   });
 
   it('ran: false when the program cannot be executed inside', async () => {
-    const exit = await runSandboxed('bwrap', [...args, join(root, 'no-such-program')]);
+    const exit = await runSandboxed('bwrap', [...args, join(root, 'no-such-program')], { via });
     expect(exit.ran).toBe(false);
   });
 
   it('ran: false, naming the package, when bubblewrap is not installed', async () => {
-    const exit = await runSandboxed(join(root, 'no-bwrap'), [...args, 'true']);
+    const exit = await runSandboxed(join(root, 'no-bwrap'), [...args, 'true'], { via });
     expect(exit).toMatchObject({ ran: false, code: null, signal: null });
     expect(exit.reason).toMatch(/bubblewrap is not installed/);
   });

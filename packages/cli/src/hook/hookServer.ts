@@ -15,6 +15,7 @@ import {
 import { join } from 'node:path';
 import { clearProcessCaches, isProcessAlive } from '@toolgate/core';
 import { type HookCommandOptions, runHookCommand } from '../integrations/runHookCommand.js';
+import { planRun } from '../run/runMain.js';
 import { parseHookArgs } from './hookArgs.js';
 import { blockingError, type HookAnswer } from './hookHost.js';
 
@@ -45,14 +46,19 @@ import { blockingError, type HookAnswer } from './hookHost.js';
 /** One request, as bin/toolgate.cjs writes it. */
 export interface HookRequest {
   v: 1;
+  /** `run`: plan `toolgate run` (argv after `run`); absent: answer `toolgate hook` (argv after `hook`). */
+  command?: 'run';
   argv: string[];
   cwd: string;
   env: Record<string, string>;
   umask: number;
 }
 
-/** The answer: the in-process answer, or `decline` (the client then runs the call itself). */
-export type HookReply = HookAnswer | { decline: string };
+/**
+ * The answer: the in-process answer, `exec` (for `toolgate run`: the bubblewrap command line the client runs
+ * in its own process), or `decline` (the client then runs the call itself).
+ */
+export type HookReply = HookAnswer | { exec: string[] } | { decline: string };
 
 /** How long an idle server lives (ms); `TOOLGATE_HOOK_SERVER_IDLE_MS` overrides. */
 export const DEFAULT_IDLE_MS = 10 * 60_000;
@@ -77,6 +83,7 @@ function isRequest(value: unknown): value is HookRequest {
     typeof r === 'object' &&
     r !== null &&
     r.v === 1 &&
+    (r.command === undefined || r.command === 'run') &&
     Array.isArray(r.argv) &&
     r.argv.every((a) => typeof a === 'string') &&
     typeof r.cwd === 'string' &&
@@ -101,9 +108,9 @@ export async function answerRequest(bytes: Buffer): Promise<HookReply> {
     request = undefined;
   }
   if (!isRequest(request)) return { decline: 'malformed request' };
-  const parsed = parseHookArgs(request.argv);
+  const parsed = request.command === 'run' ? undefined : parseHookArgs(request.argv);
   if (typeof parsed === 'string') return blockingError(parsed);
-  if (parsed.options.approvals !== undefined) return { decline: 'approvals ask in the caller' };
+  if (parsed?.options.approvals !== undefined) return { decline: 'approvals ask in the caller' };
   try {
     process.chdir(request.cwd);
   } catch (error) {
@@ -112,6 +119,13 @@ export async function answerRequest(bytes: Buffer): Promise<HookReply> {
   setProcessEnv(request.env);
   process.umask(request.umask);
   clearProcessCaches();
+  if (parsed === undefined) {
+    // `toolgate run`: the plan made here, with the caller's environment and cwd; the command runs in the
+    // caller's process (its stdio, its signals, its exit).
+    const plan = await planRun(request.argv);
+    if (plan === undefined) return { decline: 'not the plain form of toolgate run' };
+    return 'argv' in plan ? { exec: plan.argv } : plan;
+  }
   return runHookCommand(
     parsed.assistant,
     parsed.options as HookCommandOptions,

@@ -1,11 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Access, CallContext } from '@toolgate/core';
 import { createAccess } from '@toolgate/core';
-import { runSandboxed, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
+import { SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
 import { loadConfig } from '../config/loadConfig.js';
 import { sandboxReadOnlyDirs } from '../config/policyCache.js';
 import { UsageError } from '../exitCodes.js';
 import { writeOut } from '../hook/writeOut.js';
+import { execSandboxed, SANDBOX_FAILED } from '../run/execSandboxed.js';
 
 export interface RunCommandOptions {
   dialect: string;
@@ -19,8 +20,7 @@ export interface RunCommandOptions {
   print?: boolean;
 }
 
-/** The sandbox could not start (bubblewrap missing, no user namespaces, policy not compilable): like env(1)'s 125. */
-export const SANDBOX_FAILED = 125;
+export { SANDBOX_FAILED };
 
 function absolute(dir: string, flag: string): string {
   if (dir.trim() === '') throw new UsageError(`${flag} must not be empty`);
@@ -28,15 +28,32 @@ function absolute(dir: string, flag: string): string {
 }
 
 /**
+ * What `toolgate run` does before the command runs: the bubblewrap command line (`argv`), or the answer
+ * without running anything — `--print`'s line, or why the sandbox cannot be built (exit 125).
+ */
+export type SandboxPlan = { argv: string[] } | { exitCode: number; stdout: string; stderr: string };
+
+/**
  * `toolgate run -- CMD…`: compiles the policy into a bubblewrap sandbox and runs the command in it with this
  * process's cwd (or --cwd), environment and stdio. Resolves with the command's exit code; a command ended
  * by a signal ends this process by the same signal. The sandbox never degrades: when it cannot start, the
  * command does not run (exit 125, the reason on stderr).
- *
- * The policy comes from the on-disk cache of compiled policies when its files are unchanged (`loadConfig`);
- * the mounts are compiled afresh on every run (the glob walk sees what exists now).
  */
 export async function runSandboxCommand(command: string[], o: RunCommandOptions): Promise<number> {
+  const plan = await planSandboxCommand(command, o);
+  if ('argv' in plan) return execSandboxed(plan.argv);
+  writeOut(1, plan.stdout);
+  writeOut(2, plan.stderr);
+  return plan.exitCode;
+}
+
+/**
+ * The plan of `toolgate run` in this process's environment and cwd (the hook server makes it with the
+ * caller's: bin/toolgate.cjs then only runs `argv`). The policy comes from the on-disk cache of compiled
+ * policies when its files are unchanged (`loadConfig`); the mounts are compiled afresh on every run (the glob
+ * walk sees what exists now). Usage and configuration errors are thrown.
+ */
+export async function planSandboxCommand(command: string[], o: RunCommandOptions): Promise<SandboxPlan> {
   if (command.length === 0) throw new UsageError('run: give the command after --');
   const env = process.env;
   const home = env.HOME;
@@ -67,27 +84,11 @@ export async function runSandboxCommand(command: string[], o: RunCommandOptions)
     argv = [...box.prefix(ctx, approved), ...command];
   } catch (error) {
     if (!(error instanceof SandboxCompileError)) throw error;
-    writeOut(2, `toolgate run: the policy cannot be compiled to a sandbox: ${error.message}\n`);
-    return SANDBOX_FAILED;
+    return {
+      exitCode: SANDBOX_FAILED,
+      stdout: '',
+      stderr: `toolgate run: the policy cannot be compiled to a sandbox: ${error.message}\n`,
+    };
   }
-  if (o.print) {
-    writeOut(1, `${shellJoin(argv)}\n`);
-    return 0;
-  }
-  // No probe first (it cost a second bubblewrap start): bubblewrap itself refuses to run the command outside
-  // the sandbox, and runSandboxed tells its refusal from the command's own exit.
-  const [bwrap, ...args] = argv;
-  const exit = await runSandboxed(bwrap as string, args);
-  if (!exit.ran && !exit.signal) {
-    writeOut(2, `toolgate run: the command did not run: ${exit.reason}\n`);
-    return SANDBOX_FAILED;
-  }
-  if (exit.signal) {
-    // End the way the command ended, so a supervisor sees the signal, not a number.
-    process.removeAllListeners(exit.signal);
-    process.kill(process.pid, exit.signal);
-    await new Promise((r) => setTimeout(r, 1000));
-    return 128;
-  }
-  return exit.code ?? 1;
+  return o.print ? { exitCode: 0, stdout: `${shellJoin(argv)}\n`, stderr: '' } : { argv };
 }
