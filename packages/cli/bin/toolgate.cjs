@@ -124,7 +124,11 @@ async function runBundle(kind, entry, argv, variants = [''], variant = () => '',
     onDemand.push(loaded);
     return loaded.exports;
   };
-  const bundle = loadBundle(kind, variants);
+  return runLoaded(loadBundle(kind, variants), entry, argv, variant, onDemand, ...rest);
+}
+
+/** Runs `entry` of a bundle loadBundle returned (see runBundle). */
+async function runLoaded(bundle, entry, argv, variant = () => '', onDemand = [], ...rest) {
   if (bundle === undefined) return undefined;
   const code = await bundle.exports[entry](argv, ...rest);
   if (code !== undefined) {
@@ -189,6 +193,12 @@ function hookSpool(env) {
  * else there is not ours to trust (null: neither used nor started). Undefined when no server runs.
  */
 function serverPid(spool) {
+  const trusted = spoolTrusted(spool);
+  return trusted ? livePid(spool) : trusted;
+}
+
+/** Whether `spool` is this user's alone (mode 0700): true; null when it is not; undefined when missing. */
+function spoolTrusted(spool) {
   let st;
   try {
     st = statSync(spool);
@@ -197,6 +207,11 @@ function serverPid(spool) {
   }
   if ((st.mode & 0o077) !== 0 || (typeof process.getuid === 'function' && st.uid !== process.getuid()))
     return null;
+  return true;
+}
+
+/** The pid of the live server of a trusted `spool`, or undefined. */
+function livePid(spool) {
   try {
     const pidFile = join(spool, 'server.pid');
     // Touched every 2 s by a live server (hookServer.ts HEARTBEAT_STALE_MS): older is a dead server's.
@@ -326,6 +341,16 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * then answers itself.
  */
 function askHookServer(spool, pid, argv, stdin, command) {
+  return sendToHookServer(spool, argv, stdin, command)?.wait(pid);
+}
+
+/**
+ * Hands one call to the server of the trusted `spool`; undefined when it could not be handed over.
+ * `wait(pid)` then returns the answer of the server running as `pid` (or undefined, as askHookServer), and
+ * `withdraw()` takes the request back (no server runs): in between, this process may check the server and
+ * prepare what it does with the answer while the server works.
+ */
+function sendToHookServer(spool, argv, stdin, command) {
   const fs = require('node:fs');
   const id = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const request = join(spool, `req-${id}`);
@@ -347,43 +372,50 @@ function askHookServer(spool, pid, argv, stdin, command) {
   } catch {
     return undefined;
   }
-  const deadline = Date.now() + 20_000;
-  for (let polls = 1; ; polls++) {
-    if (fs.existsSync(response)) {
-      let reply;
-      try {
-        reply = JSON.parse(fs.readFileSync(response, 'utf8'));
-        fs.unlinkSync(response);
-      } catch {
-        reply = undefined;
-      }
-      const answer = reply && typeof reply.exitCode === 'number' && typeof reply.stdout === 'string';
-      const exec =
-        command === 'run' &&
-        Array.isArray(reply?.exec) &&
-        reply.exec.length > 0 &&
-        reply.exec.every((a) => typeof a === 'string');
-      return answer || exec ? reply : undefined;
+  const withdraw = () => {
+    try {
+      fs.unlinkSync(request); // if a server took it meanwhile, its late answer is swept
+    } catch {
+      /* taken */
     }
-    // Now and then: is the server still there, and is there still time?
-    if (polls % 500 === 0) {
-      let gone = Date.now() > deadline;
-      try {
-        process.kill(pid, 0);
-      } catch {
-        gone = true;
-      }
-      if (gone) {
+  };
+  const wait = (pid) => {
+    const deadline = Date.now() + 20_000;
+    for (let polls = 1; ; polls++) {
+      if (fs.existsSync(response)) {
+        let reply;
         try {
-          fs.unlinkSync(request); // withdrawn; if the server took it meanwhile, its late answer is swept
+          reply = JSON.parse(fs.readFileSync(response, 'utf8'));
+          fs.unlinkSync(response);
         } catch {
-          /* taken */
+          reply = undefined;
         }
-        return undefined;
+        const answer = reply && typeof reply.exitCode === 'number' && typeof reply.stdout === 'string';
+        const exec =
+          command === 'run' &&
+          Array.isArray(reply?.exec) &&
+          reply.exec.length > 0 &&
+          reply.exec.every((a) => typeof a === 'string');
+        return answer || exec ? reply : undefined;
       }
+      // Now and then: is the server still there, and is there still time?
+      if (polls % 500 === 0) {
+        let gone = Date.now() > deadline;
+        try {
+          process.kill(pid, 0);
+        } catch {
+          gone = true;
+        }
+        if (gone) {
+          withdraw();
+          return undefined;
+        }
+      }
+      // 50 µs apart for the first ~20 ms (an answer usually comes in 1–4 ms), then 0.5 ms.
+      Atomics.wait(pause, 0, 0, polls < 400 ? 0.05 : 0.5);
     }
-    Atomics.wait(pause, 0, 0, polls < 50 ? 0.05 : 0.5);
-  }
+  };
+  return { wait, withdraw };
 }
 
 /** Starts a hook server for later calls (detached: it outlives this process). At most one start at a time. */
@@ -482,10 +514,19 @@ async function runHookServer(spool) {
  */
 async function runRun(argv) {
   const spool = hookSpool(process.env);
-  const pid = spool === undefined ? undefined : serverPid(spool);
-  const reply = pid ? askHookServer(spool, pid, argv, Buffer.alloc(0), 'run') : undefined;
+  // Handed over first, then the server checked (a request no server takes is withdrawn), then the exec
+  // bundle loaded: all of it while the server plans (on another core, usually).
+  const trusted = spool === undefined ? undefined : spoolTrusted(spool);
+  let sent = trusted ? sendToHookServer(spool, argv, Buffer.alloc(0), 'run') : undefined;
+  const pid = trusted ? livePid(spool) : trusted;
+  if (sent && !pid) {
+    sent.withdraw();
+    sent = undefined;
+  }
+  const exec = sent ? loadBundle('exec') : undefined;
+  const reply = sent?.wait(pid);
   if (reply?.exec) {
-    const code = await runBundle('exec', 'execMain', reply.exec);
+    const code = await runLoaded(exec, 'execMain', reply.exec);
     if (code !== undefined) {
       trace(`run served by ${pid}`);
       return code;
@@ -515,7 +556,10 @@ async function run(argv) {
   }
   if (argv[0] === 'run') {
     const code = await runRun(argv.slice(1));
-    if (code !== undefined) return code;
+    if (code !== undefined) {
+      runEndsNow = true;
+      return code;
+    }
     exitQuietlyOnClosedPipe();
   }
   const { main } = await import('../dist/main.js');
@@ -527,9 +571,13 @@ const argv = process.argv.slice(2);
 // stream modules it avoids.
 // `run` writes through fds too (its fallback to the full CLI sets this up).
 if (argv[0] !== 'hook' && argv[0] !== 'run' && argv[0] !== '__hook-server') exitQuietlyOnClosedPipe();
+// `toolgate run` answered by the bundles: all it wrote went through fds, synchronously, and nothing of it is
+// still running — exit at once rather than through Node's teardown (~0.5 ms of the sandbox's start-up cost).
+let runEndsNow = false;
 run(argv).then(
   (code) => {
     process.exitCode = code;
+    if (runEndsNow) process.exit(code);
     // The hook's answer is written (synchronously, to the fds). What is still running (a webhook delivery)
     // may finish, but nothing keeps the process past a bound: not a read still pending on a stdin that never
     // closed (the stdin timeout's deny), which no event-loop handle would end.

@@ -2,9 +2,9 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import type { Access, CallContext, Op } from '@toolgate/core';
 import { isWithin } from '@toolgate/core';
 import { type CompiledPolicy, type Evaluator, evaluatorFor } from '@toolgate/folder-rules';
-import { Minimatch } from 'minimatch';
 import { type GlobTarget, globMatches, type WalkBounds } from './globWalk.js';
 import { FLOOR, type MountOp, type MountPlan } from './mountPlan.js';
+import { SandboxCompileError } from './sandboxError.js';
 
 export interface CompileOptions {
   /** Prompt-tier accesses approved before the run: visible (and writable, for writes) inside the sandbox. */
@@ -98,7 +98,7 @@ export function compileMounts(
   const reach = [ctx.workspace, ctx.cwd, ctx.home];
   ev.policy.rules.forEach((rule, i) => {
     if (rule.vector === 'file') return;
-    for (const pattern of expandedOf(ev, i)) {
+    expandedOf(ev, i).forEach((pattern, k) => {
       const why = `${rule.access} ${rule.pattern} (${rule.source})`;
       if (!MAGIC.test(pattern)) candidates.set(pattern, why);
       else if (pattern.endsWith('/**') && !MAGIC.test(pattern.slice(0, -3)))
@@ -106,14 +106,16 @@ export function compileMounts(
       else if (rule.access !== 'write') {
         // Only what a glob denies or narrows needs a mount; a narrower write glob stays read-only.
         const prefix = literalPrefix(pattern);
-        const nocase = rule.access === 'deny' || rule.access === 'prompt';
         const roots = prefix === '/' ? reach : [prefix];
-        const matcher = new Minimatch(pattern, { dot: true, nocase });
+        // The evaluator's own glob (its case mode and options): what is masked is what the static check denies.
+        const matcher = ev.matchers(i)[k];
+        if (matcher === undefined)
+          throw new SandboxCompileError(`no compiled glob for ${JSON.stringify(pattern)} (${why})`);
         // `PREFIX/**/…`: every directory beneath PREFIX may hold a match (a globstar with dot crosses any name).
         const next = pattern.slice(prefix === '/' ? 1 : prefix.length + 1).split('/')[0];
         globs.push({ matcher, roots, ...(next === '**' ? { anyDirBelow: [prefix] } : {}) });
       }
-    }
+    });
   });
   for (const a of approved) if (a.realPath !== null) candidates.set(a.realPath, 'approved before the run');
   const frozen = (options.readOnly ?? [])

@@ -1,5 +1,4 @@
 import { readSync } from 'node:fs';
-import { getSystemErrorName } from 'node:util';
 import { lazyBuiltin } from '@toolgate/core';
 
 // Starting bubblewrap from `toolgate run`, a process that lives only to start it: node:child_process loads
@@ -9,6 +8,7 @@ import { lazyBuiltin } from '@toolgate/core';
 // would print a warning), node:child_process does it.
 
 const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
+const util = lazyBuiltin<typeof import('node:util')>('node:util');
 
 /** A program started with this process's stdin, stdout, stderr, cwd and environment, and a pipe as its fd 3. */
 export interface Launched {
@@ -86,10 +86,12 @@ function launchWithHandles(
   const pipe = new h.Pipe(h.socket);
   const proc = new h.Process();
   let text = '';
+  let open = true;
   const buffer = Buffer.allocUnsafe(4096);
   const drain = () => {
-    // libuv made the pipe non-blocking: read what is there, stop at EAGAIN (throws) or end of file.
-    for (;;) {
+    // libuv made the pipe non-blocking: read what is there, stop at EAGAIN (throws) or end of file. Once
+    // closed, there is nothing more (a read of the closed fd would throw, and a thrown error costs ~0.5 ms).
+    while (open) {
       let n: number;
       try {
         n = readSync(pipe.fd, buffer, 0, buffer.length, null);
@@ -102,6 +104,7 @@ function launchWithHandles(
   };
   proc.onexit = (code, signal) => {
     drain(); // what the program wrote before it exited is in the pipe now
+    open = false;
     proc.close();
     pipe.close();
     options.onExit(signal ? null : code, signal ? (signal as NodeJS.Signals) : null);
@@ -124,9 +127,10 @@ function launchWithHandles(
     windowsVerbatimArguments: false,
   });
   if (err !== 0 || proc.pid === undefined) {
+    open = false;
     proc.close();
     pipe.close();
-    const code = err !== 0 ? getSystemErrorName(err) : 'EINVAL';
+    const code = err !== 0 ? util().getSystemErrorName(err) : 'EINVAL';
     process.nextTick(() => options.onError(code));
     return { pid: undefined, status: () => '' };
   }

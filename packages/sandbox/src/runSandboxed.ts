@@ -1,4 +1,4 @@
-import { constants } from 'node:os';
+import { lazyBuiltin } from '@toolgate/core';
 import { childPids } from './childPids.js';
 import { type LaunchOptions, launch } from './launch.js';
 import { notInstalled } from './probe.js';
@@ -28,10 +28,13 @@ export interface SandboxExit {
   signal: NodeJS.Signals | null;
 }
 
+// Only for a command that died of a signal (`toolgate run` starts with as few modules as it can).
+const os = lazyBuiltin<typeof import('node:os')>('node:os');
+
 function signalOf(code: number | null): NodeJS.Signals | null {
   if (code === null || code <= 128) return null;
   const n = code - 128;
-  const entry = Object.entries(constants.signals).find(([, v]) => v === n);
+  const entry = Object.entries(os().constants.signals).find(([, v]) => v === n);
   return entry ? (entry[0] as NodeJS.Signals) : null;
 }
 

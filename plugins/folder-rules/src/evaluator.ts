@@ -43,6 +43,11 @@ export interface Evaluator {
   readonly policy: CompiledPolicy;
   /** Expanded patterns per rule index (explain, describeTools). */
   readonly expanded: readonly (readonly string[])[];
+  /**
+   * The compiled globs of rule `index`, one per pattern of `expanded[index]` (compiled on first use, shared with
+   * evaluate: the sandbox's glob walk matches exactly as the static check does). Throws on an invalid glob.
+   */
+  matchers(index: number): readonly Minimatch[];
   evaluate(access: Access, options?: EvaluateOptions): Evaluation;
   /** Roots whose rules would allow `op` for accesses of `vector` (computed once per operation and vector). */
   allowedRoots(op: Op, vector: Vector): readonly string[];
@@ -457,6 +462,7 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
   return {
     policy,
     expanded: bound.map((b) => b.compiled.patterns),
+    matchers: (i) => bound[i]?.compiled.matchers ?? [],
     evaluate(given, options) {
       // Listing names is judged as a read of the directory itself (seeds: `list_directory` is a read tool).
       const access: Access = given.op === 'list' ? { ...given, op: 'read' } : given;
