@@ -373,6 +373,16 @@ describe('hook server', () => {
       const r = hook(a, event(a, 'Read', { file_path: join(a, 'secret', 'k') }));
       expect(r.by).toMatch(/^in-process/);
       expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+      // `toolgate run` neither: its request (the whole environment) is never written there.
+      const run = spawnSync(
+        process.execPath,
+        [BIN, 'run', '--policy', join(a, 'toolgate.yaml'), '--print', '--', 'true'],
+        { cwd: a, env: hookEnv(a), encoding: 'utf8' },
+      );
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/^bwrap .* -- true\n$/);
+      expect(lastTrace()).toBe("run in-process: the spool is not this user's alone");
+      expect(readdirSync(spool()).filter((n) => n.includes('req-'))).toEqual([]);
     } finally {
       chmodSync(spool(), 0o700);
     }
