@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CallContext } from '@toolgate/core';
 import { gitignore, PROJECT_FILES } from './projectFiles.js';
 
@@ -17,9 +16,9 @@ export interface Workspaces {
 }
 
 // Outside /tmp on purpose: the policy makes /tmp read-write, which would hide a write escaping the workspace.
-// A clone that itself lives under /tmp (some CI runners check out there) builds them in the user's cache instead.
-const BESIDE = join(dirname(fileURLToPath(import.meta.url)), '.work');
-const WORK_DIR = /^\/tmp(\/|$)/.test(BESIDE) ? join(homedir(), '.cache', 'toolgate-usability') : BESIDE;
+// Outside this repository too: a project nested in toolgate's own pnpm workspace is a package of it for
+// `pnpm -r` (pnpm looks upwards for pnpm-workspace.yaml), which no corpus line means. So: the user's cache.
+const WORK_DIR = join(homedir(), '.cache', 'toolgate-usability');
 
 const ENV_FILE = 'API_KEY=sk-live-0000\nDATABASE_URL=postgres://app:pw@localhost/app\n';
 
@@ -84,7 +83,7 @@ function buildProject(ws: string, home: string, env: 'none' | 'ignored' | 'track
 }
 
 /**
- * Builds fresh workspaces A, B and C and one fake home (with `~/.ssh/id_rsa`) under `test/usability/.work/`,
+ * Builds fresh workspaces A, B and C and one fake home (with `~/.ssh/id_rsa`) under `~/.cache/toolgate-usability/`,
  * and returns a call context for each (cwd = workspace).
  * @example
  * const w = buildWorkspaces();

@@ -5,6 +5,7 @@ import type { Field } from '../state/expandWord.js';
 import { has, parseArgs, values } from './argv.js';
 import { init, inPackage, pack, pkg } from './packageFiles.js';
 import { inDir, readScripts, runScript } from './packageScripts.js';
+import { workspacePackages } from './packageWorkspaces.js';
 import { pythonPackages } from './pythonPackages.js';
 import { emitOptions, literal } from './spec.js';
 
@@ -185,6 +186,8 @@ const SPEC = {
     'strict-peer-deps',
   ],
 };
+/** pnpm: `-F` is `--filter PATTERN`, and `-w` is `--workspace-root`, a flag (npm's `-w` takes a workspace). */
+const PNPM_SPEC = { ...SPEC, short: 'CcF', flags: [...SPEC.flags, 'workspace-root'] };
 
 const join = inPackage;
 
@@ -318,10 +321,32 @@ function bin(cx: CommandContext, dir: Field, name: Field, args: readonly Field[]
   cx.exec([literal(name.value), ...args]);
 }
 
+/** Subcommands the handler below models as themselves; any other pnpm/yarn subcommand names a script. */
+const NAMED = new Set([
+  'exec',
+  'x',
+  'dlx',
+  '--version',
+  '-v',
+  'version',
+  'init',
+  'pkg',
+  'pack',
+  'link',
+  'ln',
+  'global',
+]);
+
+function namedCommand(name: string): boolean {
+  return (
+    INSTALL.has(name) || RUN.has(name) || SHORT_RUN[name] !== undefined || READ.has(name) || NAMED.has(name)
+  );
+}
+
 /** npm/pnpm/yarn: the project directory, then the subcommand. */
 function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler {
   return (cx) => {
-    const p = parseArgs(cx.args, { ...SPEC, posix: m !== 'npm' });
+    const p = parseArgs(cx.args, { ...(m === 'pnpm' ? PNPM_SPEC : SPEC), posix: m !== 'npm' });
     emitOptions(cx, p, {
       '--userconfig': 'read',
       '--globalconfig': 'read',
@@ -345,11 +370,50 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       cx.uncertain(`${cx.name}: the subcommand is not known`);
       return;
     }
+    // pnpm and yarn read `-r`/`--filter` after the subcommand too, or pass them to the script: either way
+    // unknown here which, so uncertain (as the global flags above).
     if (
-      values(p, '-w', '--workspace', '--filter').length > 0 ||
-      has(p, '-r', '--recursive', '--workspaces', '-ws')
+      m !== 'npm' &&
+      args.some((f) => /^(-r|--recursive|-F|--filter(=.*)?|--workspace(s|-root)?(=.*)?|-w)$/.test(f.value))
     ) {
-      cx.uncertain(`${cx.name}: runs in workspace packages we do not enumerate`);
+      cx.uncertain(`${cx.name}: a workspace option after the subcommand`);
+      return;
+    }
+    if (
+      values(p, '-w', '--workspace', '--filter', '-F').length > 0 ||
+      has(p, '-r', '--recursive', '--workspaces', '-ws', '--workspace-root') ||
+      (m === 'pnpm' && has(p, '-w'))
+    ) {
+      // A script run in workspace packages (each of them, judged); any other command there stays uncertain.
+      const script = RUN.has(name)
+        ? { name: args[0], args: args.slice(1) }
+        : SHORT_RUN[name] !== undefined
+          ? { name: literal(SHORT_RUN[name]!), args }
+          : m !== 'npm' && !namedCommand(name)
+            ? { name: sub, args }
+            : undefined;
+      if (script?.name === undefined || script.name.uncertain !== undefined) {
+        cx.uncertain(`${cx.name} ${name}: in workspace packages, only scripts are modelled`);
+        return;
+      }
+      const ws = workspacePackages(cx, m === 'pnpm', dir);
+      if ('uncertain' in ws) {
+        cx.uncertain(`${cx.name}: the workspace packages are not known (${ws.uncertain})`);
+        return;
+      }
+      const passed = script.args[0]?.value === '--' ? script.args.slice(1) : script.args;
+      for (const pkgDir of ws.dirs) {
+        const s = readScripts(cx, join(pkgDir, 'package.json'));
+        if ('uncertain' in s) cx.uncertain(`${cx.name} ${script.name.value}: ${s.uncertain}`);
+        // A package without the script is skipped (pnpm) or an error that runs nothing there (npm).
+        else
+          runScript(cx, s.scripts, script.name.value, {
+            prePost: true,
+            args: passed,
+            via: `${cx.name} ${script.name.value} in ${pkgDir.value}`,
+            dir: pkgDir,
+          });
+      }
       return;
     }
     // `npm link` with no package links this one into the global prefix (npm-link(1)).

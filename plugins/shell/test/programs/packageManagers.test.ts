@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractAccesses } from '../../src/index.js';
+import { npmPatterns, pnpmPatterns } from '../../src/programs/packageWorkspaces.js';
 import { context, verdict } from './envJudge.js';
 
 const dirs: string[] = [];
@@ -214,5 +215,116 @@ describe('uv pip install: the environment uv finds (uv docs, "Using environments
     mkdirSync(join(d, '.venv'));
     expect(writes('uv pip install --system x', d).uncertain).toBe(true);
     expect(writes('uv pip install --python 3.12 x', d).uncertain).toBe(true);
+  });
+});
+
+describe('workspace runs: the script is judged in every package the workspace lists', () => {
+  /** A monorepo: `files` maps a path to its package.json scripts (the root's under ''). */
+  function monorepo(files: Record<string, Record<string, string>>, manifest: Record<string, string>): string {
+    const d = mkdtempSync(join(tmpdir(), 'tg-ws-'));
+    dirs.push(d);
+    for (const [dir, scripts] of Object.entries(files)) {
+      mkdirSync(join(d, dir), { recursive: true });
+      writeFileSync(join(d, dir, 'package.json'), JSON.stringify({ name: dir || 'root', scripts }));
+    }
+    for (const [name, text] of Object.entries(manifest)) writeFileSync(join(d, name), text);
+    return d;
+  }
+  const PACKAGES = {
+    '': { build: 'tsc -b' },
+    'packages/a': { build: 'rm -rf dist && tsc -p .' },
+    'packages/b': { build: 'cat ~/.ssh/id_rsa' },
+    'packages/c': { lint: 'eslint .' },
+    'apps/web/site': { build: 'rm -rf out' },
+    'tools/x': { build: 'cat /etc/shadow' }, // not listed: never runs
+  };
+
+  it('pnpm -r / --filter / -w: each listed package that has the script, the root too', () => {
+    const d = monorepo(PACKAGES, {
+      'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - \"apps/**\" # nested\n  - '!**/test/**'\n",
+    });
+    for (const cmd of [
+      'pnpm -r build',
+      'pnpm --recursive run build',
+      'pnpm --filter a build',
+      'pnpm -F a build',
+    ]) {
+      const r = extractAccesses(cmd, context(join(d, 'packages/a')));
+      expect(r.uncertain, cmd).toBe(false);
+      const a = accesses(cmd, join(d, 'packages/a'));
+      expect(a, cmd).toContain(`write* ${d}/packages/a/dist`);
+      expect(a, cmd).toContain('read /home/agent/.ssh/id_rsa');
+      expect(a, cmd).toContain(`write* ${d}/apps/web/site/out`);
+      expect(a, cmd).not.toContain('read /etc/shadow');
+      expect(a, cmd).toContain(`read ${d}/pnpm-workspace.yaml`);
+    }
+    // `-w` is pnpm's --workspace-root (a flag): it once swallowed the script name and nothing was judged.
+    expect(accesses('pnpm -w build', d)).toContain('read /home/agent/.ssh/id_rsa');
+    expect(verdict('pnpm -r lint', d)).toBe('allow');
+  });
+
+  it('npm --workspaces / -w and package.json "workspaces"', () => {
+    const d = monorepo(PACKAGES, {});
+    writeFileSync(
+      join(d, 'package.json'),
+      JSON.stringify({
+        name: 'root',
+        workspaces: ['packages/*', 'apps/*/site'],
+        scripts: { build: 'tsc -b' },
+      }),
+    );
+    for (const cmd of ['npm run build --workspaces', 'npm run build -ws', 'npm run build -w packages/a']) {
+      expect(extractAccesses(cmd, context(d)).uncertain, cmd).toBe(false);
+      const a = accesses(cmd, d);
+      expect(a, cmd).toContain('read /home/agent/.ssh/id_rsa');
+      expect(a, cmd).toContain(`write* ${d}/apps/web/site/out`);
+      expect(a, cmd).not.toContain('read /etc/shadow');
+    }
+    writeFileSync(join(d, 'packages/b/.env'), 'K=1\n');
+    writeFileSync(join(d, 'packages/b/package.json'), JSON.stringify({ scripts: { test: 'cat .env' } }));
+    expect(verdict('npm test --workspaces', d)).toMatch(/^deny/);
+  });
+
+  it('without a workspace file the managers defaults apply; what cannot be enumerated with certainty is uncertain', () => {
+    // No workspace file: pnpm takes every package beneath the project; npm finds no workspaces (the root is
+    // judged, a superset of nothing).
+    const noFile = monorepo(PACKAGES, {});
+    expect(accesses('pnpm -r build', noFile)).toContain('read /etc/shadow');
+    expect(accesses('npm run build -ws', noFile)).not.toContain('read /etc/shadow');
+    const flow = monorepo(PACKAGES, { 'pnpm-workspace.yaml': 'packages: [packages/*, "apps/**"]\n' });
+    expect(accesses('pnpm -r build', flow)).toContain(`write* ${flow}/apps/web/site/out`);
+    const odd = monorepo(PACKAGES, { 'pnpm-workspace.yaml': 'packages: &list\n  - packages/*\n' });
+    expect(extractAccesses('pnpm -r build', context(odd)).uncertain).toBe(true);
+    // A symlinked directory where a glob walks is followed, as the managers' globs follow it; a link back up
+    // is walked once.
+    const linked = monorepo(PACKAGES, { 'pnpm-workspace.yaml': 'packages:\n  - packages/*\n  - apps/**\n' });
+    symlinkSync(join(linked, 'tools/x'), join(linked, 'packages/x'));
+    symlinkSync('..', join(linked, 'apps/web/up'));
+    expect(extractAccesses('pnpm -r build', context(linked)).uncertain).toBe(false);
+    expect(accesses('pnpm -r build', linked)).toContain('read /etc/shadow');
+    // pnpm also reads package.yaml and package.json5 manifests: scripts we do not read.
+    const yaml = monorepo(PACKAGES, { 'pnpm-workspace.yaml': 'packages:\n  - packages/*\n' });
+    mkdirSync(join(yaml, 'packages/y'));
+    writeFileSync(join(yaml, 'packages/y/package.yaml'), 'scripts:\n  build: cat /etc/shadow\n');
+    expect(extractAccesses('pnpm -r build', context(yaml)).uncertain).toBe(true);
+    // Options after the subcommand (read by pnpm, or passed to the script) and other commands in workspaces.
+    const d = monorepo(PACKAGES, { 'pnpm-workspace.yaml': 'packages:\n  - packages/*\n' });
+    expect(extractAccesses('pnpm build -r', context(d)).uncertain).toBe(true);
+    expect(extractAccesses('pnpm -r exec rm -rf dist', context(d)).uncertain).toBe(true);
+    expect(extractAccesses('pnpm -r install', context(d)).uncertain).toBe(true);
+  });
+
+  it('reads the workspace files in the forms the managers write', () => {
+    expect(
+      pnpmPatterns("packages:\n  - 'packages/*'\n  # c\n  - apps/** # nested\ncatalog:\n  x: 1\n"),
+    ).toEqual(['packages/*', 'apps/**']);
+    expect(pnpmPatterns('packages: ["a/*", b]\n')).toEqual(['a/*', 'b']);
+    expect(pnpmPatterns('onlyBuiltDependencies:\n  - esbuild\n')).toEqual([]);
+    expect(pnpmPatterns('packages:\n  - *ref\n')).toBeNull();
+    expect(pnpmPatterns('packages:\n  - "a\\"b"\n')).toBeNull();
+    expect(pnpmPatterns('packages:\n  - a/*\npackages:\n  - b/*\n')).toBeNull();
+    expect(npmPatterns('{"workspaces":["a/*"]}')).toEqual(['a/*']);
+    expect(npmPatterns('{"workspaces":{"packages":["b"]}}')).toEqual(['b']);
+    expect(npmPatterns('{"name":"x"}')).toBeNull();
   });
 });
