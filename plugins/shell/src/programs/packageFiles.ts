@@ -1,6 +1,11 @@
+import { existsSync } from 'node:fs';
+import { posix } from 'node:path';
+import type { SubtreeFilter } from '@toolgate/core';
 import type { CommandContext } from '../effects/extractTypes.js';
 import type { Field } from '../state/expandWord.js';
 import { has, type ParsedArgs, values } from './argv.js';
+import { GitignoreRules } from './git/gitignoreRules.js';
+import { lineMayWrite } from './git/lineWrites.js';
 import { readScripts, runScript } from './packageScripts.js';
 import { literal } from './spec.js';
 
@@ -55,13 +60,14 @@ export function pkg(cx: CommandContext, dir: Field, args: readonly Field[]): voi
 }
 
 /**
- * `pack`: reads the package's files (every file beneath its directory: which ones `files`, `.npmignore` and
- * `.gitignore` leave out is not modelled, so all count), runs its `prepack`, `prepare` and `postpack`
- * scripts, and — unless `--dry-run` — writes `<name>-<version>.tgz` (a scope `@s/n` gives `s-n-…`) into
- * the cwd or `--pack-destination`, named from package.json.
+ * `pack`: reads the package's files — every file beneath its directory but those its ignore files leave out
+ * (see packlistFilter) — runs its `prepack`, `prepare` and `postpack` scripts, and — unless `--dry-run` —
+ * writes `<name>-<version>.tgz` (a scope `@s/n` gives `s-n-…`) into the cwd or `--pack-destination`, named
+ * from package.json.
  */
 export function pack(cx: CommandContext, dir: Field, p: ParsedArgs, ignoreScripts: boolean): void {
-  cx.read(dir, { scope: 'subtree', tag: 'pack' });
+  const filter = packlistFilter(cx, dir);
+  cx.read(dir, { scope: 'subtree', tag: 'pack', ...(filter ? { filter } : {}) });
   const file = inPackage(dir, 'package.json');
   if (!ignoreScripts) {
     const s = readScripts(cx, file);
@@ -90,4 +96,67 @@ export function pack(cx: CommandContext, dir: Field, p: ParsedArgs, ignoreScript
   }
   const dest = values(p, '--pack-destination')[0] ?? literal('.');
   cx.write(inPackage(dest, tarball), { tag: 'pack' });
+}
+
+/** Names npm always packs at the package root, whatever an ignore file says (npm-packlist). */
+const ALWAYS_PACKED =
+  /^(package\.json|readme|license|licence|copying|notice|changelog|changes|history)(\.[^/]*)?$/i;
+
+/**
+ * What npm-packlist leaves out of a package with no `files` list: in each directory what its `.npmignore`
+ * ignores — or its `.gitignore` where there is no `.npmignore` — with git's precedence, and the root's `.git`
+ * and `node_modules`. Checked under strace with npm 10 (`npm pack --dry-run`): a gitignored `.env` and a
+ * gitignored directory are never opened, a gitignored README is. Never skipped: what npm packs whatever the
+ * ignore files say (package.json, README, LICENSE…, `main`, `bin`, and everything in their directories). None (every file counts) with a `files`
+ * list or bundled dependencies (not modelled), a package.json we cannot read, or an ignore file the line may
+ * write first.
+ */
+function packlistFilter(cx: CommandContext, dir: Field): SubtreeFilter | undefined {
+  const root = cx.resolveDir(dir);
+  if (root === null) return undefined;
+  const c = cx.readContent(inPackage(dir, 'package.json'));
+  if ('uncertain' in c) return undefined;
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(c.text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (json === null || typeof json !== 'object') return undefined;
+  if (
+    json.files !== undefined ||
+    json.bundleDependencies !== undefined ||
+    json.bundledDependencies !== undefined
+  )
+    return undefined;
+  const packed = new Set<string>();
+  const entry = (v: unknown) => {
+    if (typeof v === 'string') packed.add(posix.normalize(v).replace(/^\.\//, ''));
+  };
+  entry(json.main);
+  if (typeof json.bin === 'object' && json.bin !== null) for (const v of Object.values(json.bin)) entry(v);
+  else entry(json.bin);
+  const fileIn = (d: string) => (existsSync(posix.join(root, d, '.npmignore')) ? '.npmignore' : '.gitignore');
+  // Whether the line may write either ignore file of that directory (which one npm reads could change too).
+  const mayBeWritten = (f: string) =>
+    lineMayWrite(cx, posix.join(posix.dirname(f), '.npmignore')) ||
+    lineMayWrite(cx, posix.join(posix.dirname(f), '.gitignore'));
+  const rules = new GitignoreRules(root, [], mayBeWritten, fileIn);
+  // npm packs the whole of a directory on the way to such a file, even one an ignore file ignores (measured:
+  // `dist/` ignored, `main: dist/index.js` ⇒ dist/other.js packed too): nothing there is skipped.
+  const onTheWay = new Set<string>();
+  for (const f of packed)
+    for (let d = posix.dirname(f); d !== '.' && d !== '/'; d = posix.dirname(d)) onTheWay.add(d);
+  return {
+    name: `npm-packlist ignore files of ${root}`,
+    skips(rel, isDir) {
+      if (!rel.includes('/')) {
+        if (ALWAYS_PACKED.test(rel)) return false;
+        if (isDir && (rel === '.git' || rel === 'node_modules')) return true;
+      }
+      for (let d = posix.dirname(rel); d !== '.'; d = posix.dirname(d)) if (onTheWay.has(d)) return false;
+      if (packed.has(rel) || (isDir && onTheWay.has(rel))) return false;
+      return rules.ignored(rel, isDir) === true;
+    },
+  };
 }

@@ -184,6 +184,64 @@ describe('init, pkg and pack act on the project files (npm-init(1), npm-pkg(1), 
     writeFileSync(join(d, '.env'), 'K=1\n');
     expect(verdict('npm pack --dry-run --ignore-scripts', d)).toMatch(/^deny/);
   });
+
+  // What npm 10 opened under strace (`npm pack --dry-run`, the same trees): ignore files per directory with
+  // git's precedence, `.npmignore` instead of `.gitignore` where there is one, README and `main`/`bin` (and
+  // everything in their directories) whatever the ignore files say.
+  it('npm pack skips what the ignore files leave out, as npm-packlist does', () => {
+    const d = mkdtempSync(join(tmpdir(), 'tg-pack-'));
+    dirs.push(d);
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({
+        name: 'p',
+        version: '1.0.0',
+        main: 'dist/index.js',
+        bin: { x: 'lib/cli.js' },
+      }),
+      '.gitignore': '/.env\n*.log\ndist/\nlib/*.js\nREADME.md\nsecrets/\n',
+      '.env': 'K=1\n',
+      'README.md': 'r',
+      'secrets/.env': 'K=2\n',
+      'sub/.gitignore': '.env\n',
+      'sub/.env': 'K=3\n',
+      'sub2/.npmignore': 'a.txt\n',
+      'sub2/.gitignore': '.env\nb.txt\n', // not read by npm where a .npmignore is
+      'sub2/.env': 'K=4\n',
+      'sub2/a.txt': 'a',
+      'sub2/b.txt': 'b',
+      'dist/index.js': 'x',
+      'lib/cli.js': 'c',
+    };
+    for (const [f, text] of Object.entries(files)) {
+      mkdirSync(join(d, f, '..'), { recursive: true });
+      writeFileSync(join(d, f), text);
+    }
+    const walked = (cmd: string) => {
+      const a = extractAccesses(cmd, context(d)).accesses.find((x) => x.scope === 'subtree');
+      return (rel: string, isDir = false) => a?.filter?.skips(rel, isDir);
+    };
+    const skips = walked('npm pack --dry-run --ignore-scripts');
+    expect(skips('.env')).toBe(true);
+    expect(skips('secrets', true)).toBe(true);
+    expect(skips('sub/.env')).toBe(true);
+    expect(skips('sub2/.env')).toBe(false); // sub2's .npmignore does not list it: packed
+    expect(skips('sub2/a.txt')).toBe(true);
+    expect(skips('sub2/b.txt')).toBe(false);
+    expect(skips('x.log')).toBe(true);
+    expect(skips('README.md')).toBe(false);
+    expect(skips('dist', true)).toBe(false);
+    expect(skips('dist/other.js')).toBe(false);
+    expect(skips('lib/cli.js')).toBe(false);
+    expect(skips('node_modules', true)).toBe(true);
+    expect(skips('src/a.ts')).toBe(false);
+    expect(verdict('npm pack --dry-run --ignore-scripts', d)).toMatch(/^deny \(read\* .*sub2\/\.env\)$/);
+    rmSync(join(d, 'sub2/.env'));
+    expect(verdict('npm pack --dry-run --ignore-scripts', d)).toBe('allow');
+    // A line that may rewrite an ignore file first, and a `files` list (not modelled): every file counts.
+    expect(verdict('echo > .gitignore; npm pack --dry-run --ignore-scripts', d)).toMatch(/^deny/);
+    writeFileSync(join(d, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', files: ['lib'] }));
+    expect(verdict('npm pack --dry-run --ignore-scripts', d)).toMatch(/^deny/);
+  });
 });
 
 describe('uv pip install: the environment uv finds (uv docs, "Using environments")', () => {

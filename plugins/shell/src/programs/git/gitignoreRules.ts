@@ -25,11 +25,14 @@ export class GitignoreRules {
   /**
    * @param mayBeWritten whether the line may write this ignore file before git reads it: then its rules
    *   are unknown. Called lazily, during the policy's walk.
+   * @param fileIn the ignore file of a directory (relative to the root, '' for the root): git's
+   *   `.gitignore`, or npm-packlist's `.npmignore` where there is one.
    */
   constructor(
     private readonly root: string,
     private readonly rootFiles: readonly string[],
     private readonly mayBeWritten: (path: string) => boolean = () => false,
+    private readonly fileIn: (dir: string) => string = () => '.gitignore',
   ) {}
 
   /**
@@ -101,7 +104,7 @@ export class GitignoreRules {
     const cached = this.perDir.get(dir);
     if (cached !== undefined) return cached;
     let rules: Ignore | null | 'unknown' = null;
-    const files = dir === '\0root' ? this.rootFiles : [posix.join(this.root, dir, '.gitignore')];
+    const files = dir === '\0root' ? this.rootFiles : [posix.join(this.root, dir, this.fileIn(dir))];
     if (++this.loaded > MAX_IGNORE_FILES || files.some((f) => this.mayBeWritten(f))) rules = 'unknown';
     else {
       for (const f of files) {
