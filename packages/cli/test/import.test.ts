@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN } from './support/cli.js';
+import { runCli } from './support/cli.js';
 
 // `toolgate import claude-code` on real settings files; the policy it writes is then used by `toolgate check`.
 let root: string;
@@ -36,12 +35,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function toolgate(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: project,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, TOOLGATE_CACHE: 'off' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { cwd: project, home });
 }
 
 it('converts Read/Edit/Write rules and additionalDirectories from the user and project settings, and the policy judges like them', () => {

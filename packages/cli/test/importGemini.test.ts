@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN } from './support/cli.js';
+import { BIN, runCli } from './support/cli.js';
 
 // `toolgate import gemini-cli` on real Gemini CLI policy files (TOML, https://geminicli.com/docs/reference/policy-engine/);
 // the policy it writes is then used by `toolgate check`.
@@ -82,12 +82,7 @@ priority = 900
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function toolgate(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: project,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, TOOLGATE_CACHE: 'off' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { cwd: project, home });
 }
 
 it("converts file tools' path rules from the user's and the project's policy files, and the policy judges like them", () => {

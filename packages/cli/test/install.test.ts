@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN } from './support/cli.js';
+import { runCli } from './support/cli.js';
 
 // `toolgate install|uninstall` on real settings files in temp directories, and the installed command run the
 // way the assistant runs it (sh -c) on a real event.
@@ -34,17 +34,7 @@ beforeEach(() => {
 });
 
 function toolgate(args: string[], cwd = project) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      TOOLGATE_CACHE: 'off',
-    },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCli(args, { cwd, home, env: { XDG_CONFIG_HOME: join(home, '.config') } });
 }
 
 const USER_SETTINGS = {

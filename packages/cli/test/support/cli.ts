@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -22,4 +22,20 @@ export function exited(child: ChildProcessWithoutNullStreams): Promise<number | 
     if (child.exitCode !== null) resolve(child.exitCode);
     else child.once('exit', (code) => resolve(code));
   });
+}
+
+/**
+ * Runs the CLI to its end in `cwd` with a minimal environment: PATH, the given HOME, no toolgate caches, and
+ * `env` on top. Its exit code and output.
+ */
+export function runCli(
+  args: string[],
+  o: { cwd: string; home: string; env?: NodeJS.ProcessEnv },
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: o.cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: o.home, TOOLGATE_CACHE: 'off', ...o.env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

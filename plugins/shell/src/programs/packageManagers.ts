@@ -337,6 +337,16 @@ const NAMED = new Set([
   'global',
 ]);
 
+/**
+ * pnpm's own commands (pnpm 10 `pnpm help`) that the handler does not model by name: with `-r` they are not
+ * scripts (`pnpm -r rebuild` rebuilds), so uncertain.
+ */
+const PNPM_COMMANDS = new Set(
+  'approve-builds bin cat-file cat-index config create dedupe deploy doctor env fetch find-hash ignored-builds import install-test licenses outdated patch patch-commit patch-remove prune publish rebuild rb recursive root self-update server setup store unlink why'.split(
+    ' ',
+  ),
+);
+
 function namedCommand(name: string): boolean {
   return (
     INSTALL.has(name) || RUN.has(name) || SHORT_RUN[name] !== undefined || READ.has(name) || NAMED.has(name)
@@ -389,7 +399,7 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
         ? { name: args[0], args: args.slice(1) }
         : SHORT_RUN[name] !== undefined
           ? { name: literal(SHORT_RUN[name]!), args }
-          : m !== 'npm' && !namedCommand(name)
+          : m !== 'npm' && !namedCommand(name) && !PNPM_COMMANDS.has(name)
             ? { name: sub, args }
             : undefined;
       if (script?.name === undefined || script.name.uncertain !== undefined) {
@@ -405,7 +415,8 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       for (const pkgDir of ws.dirs) {
         const s = readScripts(cx, join(pkgDir, 'package.json'));
         if ('uncertain' in s) cx.uncertain(`${cx.name} ${script.name.value}: ${s.uncertain}`);
-        // A package without the script is skipped (pnpm) or an error that runs nothing there (npm).
+        // A package without the script is skipped (pnpm: measured, pnpm 10 — a bare name runs as `run` does,
+        // no binary fallback) or an error that runs nothing there (npm).
         else
           runScript(cx, s.scripts, script.name.value, {
             prePost: true,

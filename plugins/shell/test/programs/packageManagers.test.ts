@@ -370,6 +370,10 @@ describe('workspace runs: the script is judged in every package the workspace li
     expect(extractAccesses('pnpm build -r', context(d)).uncertain).toBe(true);
     expect(extractAccesses('pnpm -r exec rm -rf dist', context(d)).uncertain).toBe(true);
     expect(extractAccesses('pnpm -r install', context(d)).uncertain).toBe(true);
+    // pnpm's own commands are not scripts (`pnpm -r rebuild` rebuilds); a bare name otherwise runs as `run`.
+    expect(extractAccesses('pnpm -r rebuild', context(d)).uncertain).toBe(true);
+    expect(extractAccesses('pnpm -r publish', context(d)).uncertain).toBe(true);
+    expect(extractAccesses('pnpm -r lint', context(d)).uncertain).toBe(false);
   });
 
   it('reads the workspace files in the forms the managers write', () => {
