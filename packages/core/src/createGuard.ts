@@ -21,6 +21,7 @@ import {
   observeDecision,
   toolNameOf,
 } from './stages/decide.js';
+import { markAgentCode, type WritableProbe } from './stages/agentCode.js';
 import { judgeForSandbox, rewriteForSandbox, sandboxing } from './stages/sandboxCall.js';
 import { settlePrompt } from './stages/settlePrompt.js';
 import type {
@@ -62,6 +63,12 @@ export interface GuardPlugin {
    * when every installed policy says so; a policy without this method never lets one through.
    */
   coversUncertain?(access: Access, ctx: CallContext): boolean;
+  /**
+   * Policies only: whether the agent may write `realPath` (a program found there would run the agent's own
+   * code). Core asks every policy about each access marked `runs`; one that says yes makes the call uncertain.
+   * When no installed policy has this method, only the system's program directories count as not writable.
+   */
+  agentWritable?(realPath: string, ctx: CallContext): boolean;
   apply(hooks: PluginHooks, api: PluginApi): void;
 }
 
@@ -249,6 +256,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   let hasPolicy = false;
   const policies: string[] = [];
   const coverers: GuardPlugin[] = [];
+  const writableProbes: WritableProbe[] = [];
   let everyPolicyCovers = false;
 
   const report = (event: string, payload: unknown) => {
@@ -295,6 +303,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
     if (plugin.policy === true) {
       policies.push(plugin.name);
       if (typeof plugin.coversUncertain === 'function') coverers.push(plugin);
+      const probe = plugin.agentWritable;
+      if (typeof probe === 'function') writableProbes.push((path, ctx) => probe.call(plugin, path, ctx));
     }
     return guard;
   };
@@ -396,12 +406,12 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return pluginErrorFinding(failure);
   };
 
-  /** Stage 1: extractors turn the call into accesses; stage 2: core and the policies judge them. */
+  /** Stage 1: extractors turn the call into accesses (programs the agent can write mark it uncertain); stage 2: core and the policies judge them. */
   const collectAndJudge = async (call: ToolCall, state: CallStateImpl): Promise<Finding | undefined> => {
     try {
       let accesses = collect(call, state);
       if (accesses instanceof Promise) accesses = await accesses;
-      state.accesses = frozenList(accesses);
+      state.accesses = frozenList(markAgentCode(accesses, state.ctx, writableProbes));
       const verdict = judge(call, state);
       return (verdict instanceof Promise ? await verdict : verdict) ?? undefined;
     } catch (error) {

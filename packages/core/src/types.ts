@@ -88,6 +88,12 @@ export interface Access {
    * `git grep` reads tracked files only). A policy's walk does not judge what it skips.
    */
   filter?: SubtreeFilter;
+  /**
+   * A read of a file whose code runs as the program (a command word resolved through `$PATH`, `./a.out`, a
+   * package's bin): when the agent may write that file, what runs is the agent's own code, and the call is
+   * uncertain whatever the program's model says (invariant 6, prove or sandbox). `runs` says what runs it.
+   */
+  runs?: string;
 }
 
 /**

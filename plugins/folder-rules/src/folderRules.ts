@@ -16,6 +16,7 @@ import { finalize } from './finalize.js';
 import { findingFor, hasTraversal, matchedRule, PLUGIN_NAME } from './findings.js';
 import { folderGuardStatus } from './folderGuardStatus.js';
 import { codeAccesses, codeToolOf, gateFinding } from './gates.js';
+import { guardFinding } from './guardFiles.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
 import { compileSelector } from './selectors.js';
 import type { SubtreeWalkOptions } from './subtreeWalk.js';
@@ -299,6 +300,22 @@ export function folderRules(
       const p = policyFor(ctx.agentId);
       return p.disabled || evaluatorFor(p, ctx, maxWorkspaces).allowsEverywhere(access.op, vectorOf(access));
     },
+    // Program identity (invariant 6): a program the agent could have written (or will, after approval) runs
+    // the agent's code. Judged as a write by a shell command would be, against the real path.
+    agentWritable(realPath, ctx) {
+      const p = policyFor(ctx.agentId);
+      if (p.disabled) return true;
+      const probe: Access = {
+        op: 'write',
+        scope: 'path',
+        raw: realPath,
+        path: realPath,
+        realPath,
+        origin: 'shell:program',
+        certain: true,
+      };
+      return evaluatorFor(p, ctx, maxWorkspaces).evaluate(probe).decision !== 'deny';
+    },
     apply(hooks) {
       hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
         const p = policyFor(state.ctx.agentId);
@@ -391,6 +408,9 @@ export function folderRules(
         };
       }
     }
+    // Built in, before the rules: no rule (nor a disabled policy) lets the agent rewrite what toolgate trusts.
+    const guarded = guardFinding(accesses, policy, state.ctx);
+    if (guarded) return guarded;
     if (policy.disabled) return undefined;
     const ev = evaluatorFor(policy, state.ctx, maxWorkspaces);
     for (const access of accesses) {

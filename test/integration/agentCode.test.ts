@@ -1,0 +1,108 @@
+import { type Access, createGuard, type GuardPlugin } from '@toolgate/core';
+import { folderRules } from '@toolgate/folder-rules';
+import { describe, expect, it } from 'vitest';
+
+// Invariant 6, program identity: an access marked `runs` is a marker (the file a program's code comes from),
+// judged only by whether the agent may write that file — never as a read the policy must allow.
+const ctx = { sessionId: 's', agentId: 'a', cwd: '/ws', workspace: '/ws', home: '/home/u', env: {} };
+
+function runs(path: string, what = 'cmd'): Access {
+  return {
+    op: 'read',
+    scope: 'path',
+    raw: path,
+    path,
+    realPath: path,
+    origin: 'test:exec',
+    certain: true,
+    runs: what,
+  };
+}
+
+// Program files by name: a call names them in `args.programs` (names, not paths, so that the policy's own
+// extractor sees no path argument).
+const FILES: Record<string, string> = {
+  vitest: '/ws/node_modules/.bin/vitest',
+  aout: '/ws/a.out',
+  cat: '/usr/bin/cat',
+  ls: '/bin/ls',
+  optx: '/opt/tool/bin/x',
+  localcat: '/home/u/.local/bin/cat',
+  tools: '/opt/tools/bin/x',
+  other: '/opt/other/bin/x',
+};
+
+/** An extractor that reports the program files a call names in `args.programs`. */
+const programs: GuardPlugin = {
+  name: 'programs',
+  apply(hooks) {
+    hooks.collectAccesses.tap('programs', (accesses, call) => [
+      ...accesses,
+      ...((call.args.programs as string[] | undefined) ?? []).map((p) => runs(FILES[p]!)),
+    ]);
+  },
+};
+
+const policy = folderRules({
+  rules: [
+    { pattern: '<workspace>/**', access: 'write' },
+    { pattern: '~/.ssh/**', access: 'deny' },
+    { pattern: '/opt/**', access: 'read' },
+  ],
+  default: 'deny',
+});
+const call = (...p: string[]) => ({ tool: 'get_weather', args: { programs: p } });
+
+describe('programs the agent can write (markAgentCode)', () => {
+  it('a program in a writable place makes the call uncertain, naming the file', async () => {
+    const guard = createGuard({ plugins: [programs, policy] });
+    const d = await guard.check(call('vitest'), ctx);
+    expect(d.action).toBe('deny');
+    expect(d.reasons[0]?.code).toBe('PATH_UNCERTAIN');
+    expect(d.reasons[0]?.reason).toMatch(/\/ws\/node_modules\/\.bin\/vitest, a file the agent can write/);
+    // uncertain: prompt asks a human instead
+    const asking = createGuard({ plugins: [programs, policy], uncertain: 'prompt' });
+    expect((await asking.check(call('aout'), ctx, { resolvePrompts: false })).action).toBe('prompt');
+  });
+
+  it('twin: a program the policy does not let the agent write is not judged as a read at all', async () => {
+    const guard = createGuard({ plugins: [programs, policy] });
+    // /usr/bin is not even readable under this policy: the marker is no access, so no false deny.
+    const d = await guard.check(call('cat', 'optx'), ctx);
+    expect(d.action).toBe('allow');
+    expect(d.accesses).toEqual([]);
+  });
+
+  it('a policy that throws in agentWritable proves nothing (fail closed)', async () => {
+    const throwing: GuardPlugin = {
+      name: 'throwing',
+      policy: true,
+      agentWritable() {
+        throw new Error('boom');
+      },
+      apply() {},
+    };
+    const guard = createGuard({ plugins: [programs, throwing, policy] });
+    expect((await guard.check(call('cat'), ctx)).action).toBe('deny');
+  });
+
+  it('without any policy answering, only system program directories count as not writable', async () => {
+    const plain: GuardPlugin = { name: 'plain', policy: true, apply() {} };
+    const guard = createGuard({ plugins: [programs, plain] });
+    expect((await guard.check(call('cat', 'ls'), ctx)).action).toBe('allow');
+    expect((await guard.check(call('localcat'), ctx)).action).toBe('deny');
+  });
+
+  it('a prompt-tier program file counts as writable (the agent may write it once a human approves)', async () => {
+    const p = folderRules({
+      rules: [
+        { pattern: '/opt/**', access: 'read' },
+        { pattern: '/opt/tools/**', access: 'prompt' },
+      ],
+      default: 'deny',
+    });
+    const guard = createGuard({ plugins: [programs, p] });
+    expect((await guard.check(call('tools'), ctx)).action).toBe('deny');
+    expect((await guard.check(call('other'), ctx)).action).toBe('allow');
+  });
+});
