@@ -167,6 +167,8 @@ export async function buildGuard(options: BuildGuardOptions): Promise<BuiltGuard
     plugins: [shellPlugin, folderRules({ policy, perAgent: false }), ...extraPlugins],
     ...(options.disclosure ? { disclosure: options.disclosure } : {}),
     ...(sandboxer ? { sandbox: sandboxer } : {}),
+    // The policy's `uncertain: prompt`: what analysis cannot prove (and no sandbox runs) asks a human.
+    ...(policy.extras.uncertain === 'prompt' ? { uncertain: 'prompt' as const } : {}),
   });
   const ctx: CallContext = {
     sessionId: options.sessionId ?? 'cli',

@@ -149,7 +149,14 @@ export async function explain(
 /** The human-readable trace `toolgate explain` prints. */
 export function formatExplain(r: ExplainResult): string {
   const lines: string[] = [];
-  lines.push(`decision: ${r.decision.toUpperCase()}  (${r.call.tool})`);
+  const sandboxed = r.decisionRecord.sandboxed;
+  lines.push(`decision: ${r.decision.toUpperCase()}${sandboxed ? ' (sandboxed)' : ''}  (${r.call.tool})`);
+  if (sandboxed) {
+    // Issue 22: what analysis could not prove runs confined; say so and why, before the trace.
+    lines.push('  would run in the sandbox compiled from the policy, because:');
+    for (const f of sandboxed.uncertain) lines.push(`    - ${f.reason}`);
+    if (sandboxed.mode === 'always') lines.push('    - the policy sandboxes every shell call (sandbox: always)');
+  }
   for (const reason of r.reasons)
     lines.push(`  ${reason.action} ${reason.code} [${reason.plugin ?? '?'}]: ${reason.reason}`);
   lines.push(

@@ -150,6 +150,9 @@ export function finalizeLayered(
     const [was, now] = [compiled.extras.sandbox ?? 'off', next.extras.sandbox ?? 'off'];
     if (overlay.narrowOnly && now !== was && now !== 'off' && !(was === 'uncertain' && now === 'always'))
       throw configError(overlay.source, 'sandbox', now, `a narrowOnly overlay cannot widen sandbox: ${was}`);
+    // `uncertain: prompt` lets a human allow what `deny` refuses.
+    if (overlay.narrowOnly && next.extras.uncertain === 'prompt' && compiled.extras.uncertain !== 'prompt')
+      throw configError(overlay.source, 'uncertain', 'prompt', 'a narrowOnly overlay cannot widen uncertain: deny');
     compiled = next;
   });
   return compiled;

@@ -275,6 +275,27 @@ describe('narrowOnly overlays', () => {
     );
     expect(e.message).toMatch(/p\.json: field default.*widens read/);
   });
+  it('`uncertain: prompt` loads into the compiled policy; a narrowOnly overlay cannot turn deny into prompt', () => {
+    const p = loadPolicy({
+      dialect: 'toolgate',
+      source: '{"default": "deny", "uncertain": "prompt"}',
+      file: 'u.json',
+    });
+    expect(p.extras.uncertain).toBe('prompt');
+    const bad = configError(() =>
+      loadPolicy({ dialect: 'toolgate', source: '{"uncertain": "allow"}', file: 'u.json' }),
+    );
+    expect(bad.message).toMatch(/u\.json.*uncertain/);
+    const e = configError(() =>
+      loadPolicy({
+        dialect: 'toolgate',
+        source: '{"default": "deny", "agents": {"x": {"narrowOnly": true, "uncertain": "prompt"}}}',
+        file: 'p.json',
+        agent: 'x',
+      }),
+    );
+    expect(e.message).toMatch(/p\.json: field uncertain.*cannot widen uncertain: deny/);
+  });
   it('accepts one that narrows, and the same overlay without narrowOnly may widen', async () => {
     const narrow = loadPolicy({
       dialect: 'openfang',

@@ -21,6 +21,9 @@ export function sandboxedAnswer(
       permissionDecision: decision.action === 'prompt' ? 'ask' : 'allow',
       permissionDecisionReason: `toolgate: ${envelope.error}`,
       updatedInput: { ...toolInput, command },
+      // The model is told the call ran confined, so a "Permission denied" or a read-only file inside reads
+      // as the policy speaking rather than as a broken machine (issue 22).
+      additionalContext: sandboxNotice(decision),
     };
     return { stdout: `${JSON.stringify({ hookSpecificOutput })}\n`, stderr: '', exitCode: 0 };
   }
@@ -31,4 +34,15 @@ export function sandboxedAnswer(
     hint: 'Rewrite the command so its paths can be checked (literal paths, no inline code), or ask the user.',
     decision_id: decision.id,
   });
+}
+
+/** What the model is told about a sandboxed call: that it runs confined, why, and what the sandbox refuses. */
+export function sandboxNotice(decision: Decision): string {
+  const why = decision.sandboxed?.uncertain.map((f) => f.reason).filter((r) => r !== '') ?? [];
+  const because = why.length > 0 ? ` because analysis could not prove it (${why.slice(0, 3).join('; ')})` : '';
+  return (
+    `toolgate: this command runs inside an OS sandbox compiled from the policy${because}. ` +
+    'Writes outside the allowed paths fail with "Read-only file system" and denied files are hidden or ' +
+    'empty: such errors are the policy, not a fault of the machine.'
+  );
 }

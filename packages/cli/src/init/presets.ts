@@ -82,7 +82,11 @@ function rule(l: Line): string {
 }
 
 /** A starter policy in the native dialect, every rule explained, with tests that `toolgate lint` runs. */
-export function renderPreset(preset: Preset, project: { root: string; kinds: readonly string[] }): string {
+export function renderPreset(
+  preset: Preset,
+  project: { root: string; kinds: readonly string[] },
+  sandbox: { ok: true } | { ok: false; reason: string } = { ok: true },
+): string {
   const env: Line =
     preset === 'strict'
       ? { comment: '.env files hold secrets: denied', pattern: '<workspace>/**/.env*', access: 'deny' }
@@ -136,6 +140,7 @@ version: 1
 mode: tiered
 ${defaultWhy}
 default: ${defaultWord}
+${sandboxLines(sandbox)}
 rules:
 ${lines.map(rule).join('')}
 # The policy's own proof: \`toolgate lint\` fails if a change breaks one of these.
@@ -156,4 +161,17 @@ tests:
 # hook:
 #   approveAllowed: false
 `;
+}
+
+// Issue 22, prove or sandbox: what analysis cannot prove (a script the agent wrote and runs, `npm test`,
+// inline code) runs confined where bubblewrap works, and asks a human where it does not — never unconfined.
+function sandboxLines(sandbox: { ok: true } | { ok: false; reason: string }): string {
+  if (sandbox.ok)
+    return `# Calls analysis cannot prove (code the agent wrote and runs: \`python3 x.py\`, \`npm test\`, \`make\`; inline
+# code) run inside an OS sandbox compiled from these same rules (bubblewrap works on this machine).
+sandbox: uncertain`;
+  return `# The OS sandbox is not usable here (${sandbox.reason.replace(/\s+/g, ' ').slice(0, 160)}): calls analysis cannot
+# prove (code the agent wrote and runs, inline code) ask you instead. Install bubblewrap and set
+# \`sandbox: uncertain\` to run them confined without a question.
+uncertain: prompt`;
 }

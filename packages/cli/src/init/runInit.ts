@@ -55,7 +55,10 @@ export async function runInit(
   else preset = 'standard';
 
   const project = detectProject(options.dir ?? process.cwd());
-  const text = renderPreset(preset, project);
+  // Probe bubblewrap once (a real `bwrap --version` and a trial namespace): the policy says what this machine can do.
+  const { probeSandbox } = await import('@toolgate/sandbox');
+  const probe = probeSandbox();
+  const text = renderPreset(preset, project, probe.ok ? { ok: true } : probe);
   if (options.stdout) {
     out.write(text);
     return 0;
@@ -80,6 +83,9 @@ export async function runInit(
   out.write(
     [
       `wrote ${file} (preset ${preset}: ${PRESET_SUMMARY[preset]})`,
+      probe.ok
+        ? '  sandbox: uncertain — what analysis cannot prove runs inside bubblewrap, compiled from the policy'
+        : `  uncertain: prompt — bubblewrap is not usable here (${probe.reason.split('\n')[0]}), so unproven calls ask you`,
       `  project: ${project.root}${project.kinds.length ? ` (${project.kinds.join(', ')})` : ''}`,
       `  other presets: ${PRESETS.filter((p) => p !== preset).join(', ')} (toolgate init --preset <name> --force)`,
       'next:',

@@ -17,6 +17,7 @@ const NATIVE_LAYER = [
   'narrowOnly',
   // @toolgate/sandbox's switch (issue 16).
   'sandbox',
+  'uncertain',
 ];
 const FOLDER_CONFIG = ['defaultPolicy', 'rules', 'inheritFromTier'];
 const WUNDERLAND_RULE = ['pattern', 'read', 'write', 'description'];

@@ -95,6 +95,8 @@ const layer = z
     narrowOnly: z.boolean().optional(),
     // @toolgate/sandbox: run shell calls analysis cannot prove (or every one) under the OS sandbox.
     sandbox: z.enum(['off', 'uncertain', 'always']).optional(),
+    // What a call analysis cannot prove gets when it does not run in the sandbox (default deny; never allow).
+    uncertain: z.enum(['deny', 'prompt']).optional(),
   })
   .strict();
 
@@ -203,6 +205,7 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   }
   if (data.narrowOnly !== undefined) draft.narrowOnly = data.narrowOnly;
   if (data.sandbox !== undefined) draft.extras = { ...draft.extras, sandbox: data.sandbox };
+  if (data.uncertain !== undefined) draft.extras = { ...draft.extras, uncertain: data.uncertain };
   if (data.tests) {
     draft.tests = data.tests.map((t, i) => ({
       expect: t.expect,
