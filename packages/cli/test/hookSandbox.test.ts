@@ -81,6 +81,8 @@ describe('claude-code hook with sandbox: uncertain', () => {
     expect(out.updatedInput.description).toBe('run it');
     expect(out.updatedInput.timeout).toBe(60000);
     expect(out.updatedInput.command).toMatch(/^bwrap /);
+    // the model is told it runs confined, and why (issue 22)
+    expect(out.additionalContext).toMatch(/^toolgate: this command ran inside an OS sandbox .*SCRIPT_TARGET/);
 
     writeFileSync(join(ws, 'source.txt'), 'copied');
     const shell = spawnSync('/bin/bash', ['-c', out.updatedInput.command], {

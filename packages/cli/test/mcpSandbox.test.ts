@@ -72,6 +72,10 @@ describe('toolgate mcp with sandbox: uncertain', () => {
 
     const sandboxed = await call('start_process', { command: 'cat "$TARGET"', timeout_ms: 1000 });
     expect(sandboxed.isError).toBeFalsy();
+    // the model is told the call ran confined, and why (issue 22)
+    expect(sandboxed.content.at(-1)?.text).toMatch(
+      /^toolgate: this command ran inside an OS sandbox compiled from the policy because analysis could not prove it \(.*TARGET/,
+    );
     const [first] = received();
     expect(first?.arguments.timeout_ms).toBe(1000);
     expect(first?.arguments.command).toMatch(/^bwrap .* -- \/bin\/bash -c 'cat "\$TARGET"'$/);

@@ -16,6 +16,7 @@ export type {
 export { createGuard } from './createGuard.js';
 export type { Disclosure } from './envelope.js';
 export { buildEnvelope, MAX_ALLOWED_PATHS } from './envelope.js';
+export { sandboxNotice } from './sandboxNotice.js';
 export { describeValue, isToolgateError, ToolCallRejectedError, ToolgateError } from './errors.js';
 export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
 export { expandPath } from './expandPath.js';

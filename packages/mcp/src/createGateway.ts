@@ -1,6 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { type Decision, type ToolDescriptor, ToolgateError, validateContext } from '@toolgate/core';
+import {
+  type Decision,
+  sandboxNotice,
+  type ToolDescriptor,
+  ToolgateError,
+  validateContext,
+} from '@toolgate/core';
 import { clientIdentity, supportsFormElicitation } from './clientIdentity.js';
 import { denyResult, envelopeOf } from './denyResult.js';
 import { elicitationAnswer, elicitationParams } from './elicitationRequest.js';
@@ -27,6 +33,8 @@ interface Relayed {
   method: string;
   timer: NodeJS.Timeout;
   progressToken?: string | number;
+  /** A sandboxed call: the text added to its result. */
+  notice?: string;
 }
 
 /**
@@ -149,7 +157,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     timer.unref();
     return timer;
   };
-  const relayRequest = (message: JSONRPCMessage & RpcRequest) => {
+  const relayRequest = (message: JSONRPCMessage & RpcRequest, notice?: string) => {
     const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
     if (progressToken !== undefined) byProgressToken.set(progressToken, message.id);
@@ -157,6 +165,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       method: message.method,
       timer: startTimer(message.id, message.method),
       ...(progressToken !== undefined ? { progressToken } : {}),
+      ...(notice !== undefined ? { notice } : {}),
     });
     toUpstream(message);
   };
@@ -261,7 +270,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (decision.action !== 'allow') answerCall(message.id, decision);
     // A shell tool's call analysis could not prove runs its command wrapped in the OS sandbox.
     else if (decision.sandboxed)
-      relayRequest({ ...message, params: { ...message.params, arguments: decision.sandboxed.args } });
+      relayRequest(
+        { ...message, params: { ...message.params, arguments: decision.sandboxed.args } },
+        sandboxNotice(decision),
+      );
     // The server runs the call with the arguments the guard normalised, if any (the paths it checked).
     else if (decision.args)
       relayRequest({ ...message, params: { ...message.params, arguments: decision.args } } as typeof message);
@@ -313,6 +325,15 @@ export function createGateway(options: GatewayOptions): Gateway {
         toClient({
           ...message,
           result: { ...result, tools: guard.describeTools(result.tools as ToolDescriptor[], ctx) },
+        } as JSONRPCMessage);
+        return;
+      }
+      // A sandboxed call's result tells the model it ran confined (issue 22), so a refusal inside reads as
+      // the policy speaking.
+      if (entry.notice !== undefined && result && Array.isArray(result.content)) {
+        toClient({
+          ...message,
+          result: { ...result, content: [...result.content, { type: 'text', text: entry.notice }] },
         } as JSONRPCMessage);
         return;
       }

@@ -1,4 +1,4 @@
-import type { Decision } from '@toolgate/core';
+import { type Decision, sandboxNotice } from '@toolgate/core';
 import type { HookAnswer, HookHost } from './hookHost.js';
 
 /**
@@ -34,15 +34,4 @@ export function sandboxedAnswer(
     hint: 'Rewrite the command so its paths can be checked (literal paths, no inline code), or ask the user.',
     decision_id: decision.id,
   });
-}
-
-/** What the model is told about a sandboxed call: that it runs confined, why, and what the sandbox refuses. */
-export function sandboxNotice(decision: Decision): string {
-  const why = decision.sandboxed?.uncertain.map((f) => f.reason).filter((r) => r !== '') ?? [];
-  const because = why.length > 0 ? ` because analysis could not prove it (${why.slice(0, 3).join('; ')})` : '';
-  return (
-    `toolgate: this command runs inside an OS sandbox compiled from the policy${because}. ` +
-    'Writes outside the allowed paths fail with "Read-only file system" and denied files are hidden or ' +
-    'empty: such errors are the policy, not a fault of the machine.'
-  );
 }
