@@ -31,6 +31,8 @@ export const verdictCodes = {
     'Not a denial: analysis could not prove the shell call, so it runs inside the OS sandbox compiled from the policy (`sandbox: uncertain | always`).',
   SANDBOX_UNAVAILABLE:
     'The call would run inside the OS sandbox, but the sandbox cannot run here (no bubblewrap, no user namespaces, or the policy cannot be compiled to mounts); the call is denied, never run unconfined.',
+  GUARD_FILE:
+    "A write to a file or directory toolgate itself trusts (the policy files in use, toolgate's cache and config, an assistant's hook settings), or a read inside toolgate's runtime directory: refused whatever the policy says.",
   TOOL_DISABLED:
     'The policy disables this tool (Hermes `tools.<tool>.enabled: false`): every call of it is denied, with or without paths.',
   TOOL_APPROVAL:

@@ -12,6 +12,8 @@ export { explain, formatExplain } from './explain.js';
 export { folderGuardStatus } from './folderGuardStatus.js';
 export type { FolderRulesOptions, InlineRule } from './folderRules.js';
 export { folderRules } from './folderRules.js';
+export type { GuardPaths } from './guardFiles.js';
+export { guardFinding, guardPathsOf, RUNTIME_PREFIX } from './guardFiles.js';
 export type { LintFinding, LintResult } from './lint.js';
 export { lint } from './lint.js';
 export type { DialectName, LoadPolicyOptions } from './loadPolicy.js';

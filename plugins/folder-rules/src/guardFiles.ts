@@ -1,0 +1,203 @@
+import { realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import type { Access, CallContext, Finding } from '@toolgate/core';
+import { isWithin } from '@toolgate/core';
+import type { CompiledPolicy } from './types.js';
+
+/**
+ * What toolgate itself trusts on disk, read-only to the agent whatever the policy says (both layers: the
+ * static check denies writing them, the sandbox mounts them read-only). An agent that could rewrite one of
+ * them switches the guard off for every later call: the policy it is judged by, the compiled policies and code
+ * the next toolgate process loads from its cache, the hook settings that make an assistant ask toolgate at
+ * all (a hook planted there runs outside any sandbox).
+ */
+export interface GuardPaths {
+  /** Files: the policy files in use and every assistant's hook settings, project and user level. */
+  files: string[];
+  /** Directories read-only with everything beneath: toolgate's cache, its user config, a project's `.toolgate`. */
+  dirs: string[];
+  /**
+   * Directories that hold hook settings (`.claude`, `.gemini`, project and user level). The sandbox mounts each
+   * read-only itself, so no new name can appear in it (`settings.local.json` created, or a fresh directory
+   * renamed into place), and binds its writable entries back (`.claude/commands/` stays editable).
+   */
+  sealed: string[];
+  /**
+   * toolgate's cache directory, when one is configured. Its `hookd-*` entries are the hook server's spools
+   * (its runtime directories): invisible inside the sandbox, never read by the agent.
+   */
+  cache?: string;
+}
+
+/** The names of toolgate's runtime (hook server spool) directories inside its cache directory. */
+export const RUNTIME_PREFIX = 'hookd-';
+
+/** toolgate's cache directory as the CLI finds it (`TOOLGATE_CACHE_DIR`, `$XDG_CACHE_HOME/toolgate`, `~/.cache/toolgate`). */
+function cacheDirOf(env: Readonly<Record<string, string | undefined>>, home: string): string | undefined {
+  if (env.TOOLGATE_CACHE_DIR && isAbsolute(env.TOOLGATE_CACHE_DIR)) return env.TOOLGATE_CACHE_DIR;
+  if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'toolgate');
+  return isAbsolute(home) ? join(home, '.cache', 'toolgate') : undefined;
+}
+
+/** `$XDG_CONFIG_HOME/toolgate`, else `~/.config/toolgate`: where the user's policy lives. */
+function configDirOf(env: Readonly<Record<string, string | undefined>>, home: string): string | undefined {
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'toolgate');
+  return isAbsolute(home) ? join(home, '.config', 'toolgate') : undefined;
+}
+
+/** The assistants toolgate installs into, and the hook settings each reads (project and user level). */
+const ASSISTANT_SETTINGS: ReadonlyArray<{ dir: string; files: readonly string[] }> = [
+  { dir: '.claude', files: ['settings.json', 'settings.local.json'] },
+  { dir: '.gemini', files: ['settings.json'] },
+];
+
+/**
+ * The guard paths of one context (lexical: `~`, workspace and environment expanded, links not resolved).
+ *
+ * @example
+ * ```ts
+ * guardPathsOf(policy, { workspace: '/srv/ws', home: '/home/u', env: {} }).files;
+ * // ['/srv/ws/toolgate.yaml', '/srv/ws/.claude/settings.json', …, '/home/u/.gemini/settings.json']
+ * ```
+ */
+export function guardPathsOf(
+  policy: Pick<CompiledPolicy, 'sources'>,
+  ctx: Pick<CallContext, 'workspace' | 'home' | 'env'>,
+): GuardPaths {
+  const env = ctx.env ?? {};
+  const files = policy.sources.map((s) => s.replace(/#.*$/, '')).filter((s) => isAbsolute(s));
+  const sealed: string[] = [];
+  for (const root of [ctx.workspace, ctx.home]) {
+    if (!isAbsolute(root)) continue;
+    for (const a of ASSISTANT_SETTINGS) {
+      sealed.push(join(root, a.dir));
+      for (const f of a.files) files.push(join(root, a.dir, f));
+    }
+  }
+  const cache = cacheDirOf(env, ctx.home);
+  const config = configDirOf(env, ctx.home);
+  const dirs = [
+    ...(cache ? [cache] : []),
+    ...(config ? [config] : []),
+    ...(isAbsolute(ctx.workspace) ? [join(ctx.workspace, '.toolgate')] : []),
+  ];
+  return { files: [...new Set(files)], dirs, sealed, ...(cache ? { cache } : {}) };
+}
+
+/** A path with its links resolved (the nearest existing ancestor's real path plus the rest). */
+function realForm(path: string): string {
+  let head = path;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      const real = realpathSync.native(head);
+      return tail.length === 0 ? real : join(real, ...tail.reverse());
+    } catch {
+      const up = dirname(head);
+      if (up === head) return path;
+      tail.push(basename(head));
+      head = up;
+    }
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    realpathSync.native(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// macOS and Windows filesystems ignore case by default: there `.CLAUDE/settings.json` is the hook settings.
+const FOLD = process.platform === 'darwin' || process.platform === 'win32';
+const fold = (p: string) => (FOLD ? p.toLowerCase() : p);
+const within = (p: string, root: string) => isWithin(fold(p), fold(root));
+
+/**
+ * The built-in guard-files stage of the static check: a write to a guard path (or a subtree write that
+ * would remove or move one that exists: `rm -r .claude`, `mv ~/.cache x`), or a read inside toolgate's
+ * runtime directories, is denied whatever the policy's rules say. Runs before the rules, so no rule can
+ * allow it; the sandbox enforces the same list with its mounts.
+ */
+export function guardFinding(
+  accesses: readonly Access[],
+  policy: Pick<CompiledPolicy, 'sources'>,
+  ctx: Pick<CallContext, 'workspace' | 'home' | 'env'>,
+): Finding | undefined {
+  let guard: { path: string; dir: boolean }[] | undefined;
+  let cache: string | undefined;
+  for (const access of accesses) {
+    if (!access.certain || (access.op !== 'write' && access.op !== 'read')) continue;
+    if (guard === undefined) {
+      const g = guardPathsOf(policy, ctx);
+      cache = g.cache === undefined ? undefined : realForm(g.cache);
+      guard = [];
+      for (const p of [
+        ...g.files.map((f) => ({ p: f, dir: false })),
+        ...g.dirs.map((d) => ({ p: d, dir: true })),
+      ]) {
+        guard.push({ path: p.p, dir: p.dir });
+        const real = realForm(p.p);
+        if (real !== p.p) guard.push({ path: real, dir: p.dir });
+      }
+    }
+    const forms = [...new Set([access.path, ...(access.realPath ? [access.realPath] : [])])];
+    if (access.op === 'read') {
+      if (
+        cache !== undefined &&
+        forms.some(
+          (f) =>
+            within(f, cache!) && f !== cache && basename(relativeHead(f, cache!)).startsWith(RUNTIME_PREFIX),
+        )
+      )
+        return deny(access, "it is inside toolgate's runtime directory (the hook server's spool)");
+      continue;
+    }
+    for (const g of guard) {
+      const hit = forms.some(
+        (f) =>
+          (g.dir ? within(f, g.path) : fold(f) === fold(g.path)) ||
+          (within(g.path, f) && carries(access, f, ctx) && exists(g.path)),
+      );
+      if (hit)
+        return deny(
+          access,
+          `${g.path} is ${g.dir ? "toolgate's own directory" : "a file toolgate trusts (its policy or an assistant's hook settings)"}: read-only to the agent whatever the policy says`,
+        );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether a write to `path`, a directory above a guard path, moves or removes the guard path with it: a
+ * subtree write (`rm -r .claude`, `mv ~/.cache x`) or a write to the directory itself (a move tool's source).
+ * Not for the workspace, the home directory and their ancestors: `find . -name '*.o' -delete` and `cp x
+ * <workspace>` are everyday work, and inside the sandbox a mount point holds those files anyway.
+ */
+function carries(access: Access, path: string, ctx: Pick<CallContext, 'workspace' | 'home'>): boolean {
+  if (within(ctx.workspace, path) || within(ctx.home, path)) return false;
+  if (access.scope === 'subtree') return true;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The first component of `path` beneath `root` (`root/hookd-1/req` ⇒ `hookd-1`). */
+function relativeHead(path: string, root: string): string {
+  return path.slice(root.length + 1).split('/')[0] ?? '';
+}
+
+function deny(access: Access, why: string): Finding {
+  return {
+    action: 'deny',
+    code: 'GUARD_FILE',
+    reason: `${access.op === 'read' ? 'reading' : 'writing'} ${access.realPath ?? access.path} is refused: ${why}`,
+    access,
+    hint: 'Ask the user to make this change themselves; the guard never lets the agent change its own configuration.',
+  };
+}
