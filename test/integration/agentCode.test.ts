@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // judged only by whether the agent may write that file — never as a read the policy must allow.
 const ctx = { sessionId: 's', agentId: 'a', cwd: '/ws', workspace: '/ws', home: '/home/u', env: {} };
 
-function runs(path: string, what = 'cmd'): Access {
+function runs(path: string, what = '`cmd` runs'): Access {
   return {
     op: 'read',
     scope: 'path',

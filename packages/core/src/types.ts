@@ -91,7 +91,9 @@ export interface Access {
   /**
    * A read of a file whose code runs as the program (a command word resolved through `$PATH`, `./a.out`, a
    * package's bin): when the agent may write that file, what runs is the agent's own code, and the call is
-   * uncertain whatever the program's model says (invariant 6, prove or sandbox). `runs` says what runs it.
+   * uncertain whatever the program's model says (invariant 6, prove or sandbox). The same holds for a file
+   * a program takes as trusted input (its configuration: `~/.curlrc`, a Makefile's includes). `runs` says who
+   * trusts it, ending with a verb the path completes: "`vitest` runs", "curl reads its configuration from".
    */
   runs?: string;
 }

@@ -44,7 +44,7 @@ export function markAgentCode(
           a.raw,
           'write',
           a.origin,
-          `${a.runs} runs ${a.realPath}, a file the agent can write: code that is not analysed`,
+          `${a.runs} ${a.realPath}, a file the agent can write: what it does is not analysed`,
         ),
       );
   }
