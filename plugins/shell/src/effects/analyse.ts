@@ -16,11 +16,11 @@ import { findMetacharacters } from '../lex/findMetacharacters.js';
 import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
 import { parseScript } from '../parse/parseScript.js';
-import { shellBuiltins } from '../programs/builtins.js';
-import { readBinaryBounded } from '../programs/git/readBinaryBounded.js';
-import { keepsLines } from '../programs/lineFilters.js';
+import { shellBuiltins } from '../programs/builtins/builtins.js';
+import { unsplittableBeneath, XARGS_SPLITS } from '../programs/files/xargsNames.js';
 import { commandTable } from '../programs/table.js';
-import { unsplittableBeneath, XARGS_SPLITS } from '../programs/xargsNames.js';
+import { keepsLines } from '../programs/text/lineFilters.js';
+import { readBinaryBounded } from '../programs/vcs/git/readBinaryBounded.js';
 import {
   type Expanded,
   expandAssignment,

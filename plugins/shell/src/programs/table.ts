@@ -1,59 +1,87 @@
 import type { CommandHandler } from '../effects/extractTypes.js';
-import { archives } from './archives.js';
-import { awkFamily } from './awk.js';
-import { builtins } from './builtins.js';
-import { bunDeno } from './bunDeno.js';
-import { checksums } from './checksums.js';
-import { copyMove } from './copyMove.js';
-import { findXargs } from './findXargs.js';
-import { git } from './git/git.js';
-import { interpreters } from './interpreters.js';
-import { jqFamily } from './jq.js';
-import { listing } from './listing.js';
-import { make } from './make.js';
-import { mktemp } from './mktemp.js';
-import { network } from './network.js';
-import { nodeFamily } from './node.js';
-import { packageManagers } from './packageManagers.js';
-import { perlFamily } from './perl.js';
-import { pythonFamily } from './python.js';
-import { readers } from './readers.js';
-import { scriptRunners } from './scriptRunners.js';
-import { sedFamily } from './sed.js';
-import { sqliteFamily } from './sqlite3.js';
-import { systemPackages } from './systemPackages.js';
-import { wrappers } from './wrappers.js';
-import { writers } from './writers.js';
+import { archiveReaders } from './archives/archiveReaders.js';
+import { compressors } from './archives/compressors.js';
+import { tar } from './archives/tar.js';
+import { unzip, zip } from './archives/zip.js';
+import { make } from './build/make.js';
+import { builtins } from './builtins/builtins.js';
+import { copyMove } from './files/copyMove.js';
+import { fileInfo } from './files/fileInfo.js';
+import { fileWriters } from './files/fileWriters.js';
+import { findXargs } from './files/findXargs.js';
+import { listing } from './files/listing.js';
+import { mktemp } from './files/mktemp.js';
+import { bunDeno } from './interpreters/bunDeno.js';
+import { nodeFamily } from './interpreters/node.js';
+import { perlFamily } from './interpreters/perl.js';
+import { pythonFamily } from './interpreters/python.js';
+import { scriptRunners } from './interpreters/scriptRunners.js';
+import { shells } from './interpreters/shells.js';
+import { sqliteFamily } from './interpreters/sqlite3.js';
+import { curlFamily } from './network/curl.js';
+import { sshFamily } from './network/ssh.js';
+import { wgetFamily } from './network/wget.js';
+import { packageManagers } from './packages/packageManagers.js';
+import { systemPackages } from './packages/systemPackages.js';
+import { containerExec } from './system/containerExec.js';
+import { wrappers } from './system/wrappers.js';
+import { awkFamily } from './text/awk.js';
+import { checksums } from './text/checksums.js';
+import { jqFamily } from './text/jq.js';
+import { sedFamily } from './text/sed.js';
+import { textReaders } from './text/textReaders.js';
+import { textWriters } from './text/textWriters.js';
+import { git } from './vcs/git/git.js';
 
-/** Every command we know the argv semantics of. Anything else is an unknown command. */
+/**
+ * Every command we know the argv semantics of, by family (one folder each). Anything else is an unknown
+ * command. No name is in two families, so the order below does not decide which model a name gets.
+ */
 export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
   Object.entries({
+    // Shell builtins run as programs (`env cd`, `test`) and programs that touch no path (`echo`, `uname`).
     ...builtins,
-    ...readers,
-    ...listing,
+    // Text: readers, filters, checksums and the text tools that write their output to files.
+    ...textReaders,
+    ...textWriters,
     ...checksums,
-    ...writers,
-    ...copyMove,
-    ...archives,
-    ...network,
-    ...wrappers,
-    ...interpreters,
-    ...findXargs,
-    // Program families with their own option tables and script readers (issue 13 class 3).
     ...sedFamily,
     ...awkFamily,
-    ...perlFamily,
     ...jqFamily,
-    ...sqliteFamily,
+    // Files: listing, metadata, creating, copying, deleting, finding.
+    ...listing,
+    ...fileInfo,
+    ...fileWriters,
+    ...copyMove,
+    ...findXargs,
+    mktemp,
+    // Archives and compressors. bsdtar (libarchive) is not here: its options differ from GNU tar's
+    // (`-s PATTERN` takes a value), so it is an unknown command until it has its own table.
+    tar,
+    gtar: tar,
+    zip,
+    unzip,
+    ...compressors,
+    ...archiveReaders,
+    // Network: programs that talk to other machines, each with a complete option table.
+    ...curlFamily,
+    ...wgetFamily,
+    ...sshFamily,
+    // System: commands run inside containers and pods, and wrappers that run another command.
+    ...containerExec,
+    ...wrappers,
+    // Interpreters: shells, and languages whose code is read where we can or else uncertain.
+    ...shells,
     ...pythonFamily,
     ...nodeFamily,
+    ...perlFamily,
     ...bunDeno,
     ...scriptRunners,
-    // Build tools and package managers last: they own pip/npm/… even where an interpreter family lists them.
+    ...sqliteFamily,
+    // Version control, build tools and package managers.
     git,
     make,
     gmake: make,
-    mktemp,
     ...packageManagers,
     ...systemPackages,
   }),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractAccesses } from '../../src/index.js';
-import { memberPath, tarMembers, zipMembers } from '../../src/programs/archiveMembers.js';
+import { memberPath, tarMembers, zipMembers } from '../../src/programs/archives/archiveMembers.js';
 import { context, touchesEnv } from './envJudge.js';
 
 // Extraction is judged by the names the archive holds, read at check time (archives made by the real tar and

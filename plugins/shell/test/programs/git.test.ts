@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractAccesses } from '../../src/index.js';
-import { parseIndex } from '../../src/programs/git/gitIndex.js';
-import { patchTargets } from '../../src/programs/git/patchTargets.js';
+import { parseIndex } from '../../src/programs/vcs/git/gitIndex.js';
+import { patchTargets } from '../../src/programs/vcs/git/patchTargets.js';
 import { context, sh, verdict } from './envJudge.js';
 
 // Real repositories in temp dirs, judged under the issue's `**/.env` deny (see envJudge.ts).

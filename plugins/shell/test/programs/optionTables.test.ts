@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { extractAccesses } from '../../src/index.js';
-import * as archive from '../../src/programs/archiveOptions.js';
+import * as archive from '../../src/programs/archives/archiveOptions.js';
 import type { ArgSpec } from '../../src/programs/argv.js';
-import * as checksum from '../../src/programs/checksumOptions.js';
-import * as copyMove from '../../src/programs/copyMoveOptions.js';
-import { XARGS } from '../../src/programs/findXargs.js';
-import * as listing from '../../src/programs/listingOptions.js';
-import { PATCH } from '../../src/programs/patch.js';
-import * as text from '../../src/programs/textOptions.js';
-import * as writer from '../../src/programs/writerOptions.js';
+import * as copyMove from '../../src/programs/files/copyMoveOptions.js';
+import { XARGS } from '../../src/programs/files/findXargs.js';
+import * as listing from '../../src/programs/files/listingOptions.js';
+import { PATCH } from '../../src/programs/files/patch.js';
+import * as writer from '../../src/programs/files/writerOptions.js';
+import * as checksum from '../../src/programs/text/checksumOptions.js';
+import * as text from '../../src/programs/text/textOptions.js';
+import * as textWriter from '../../src/programs/text/textWriterOptions.js';
 import { fakeContext, formatAll } from '../helpers.js';
 
 const tables: [string, ArgSpec][] = Object.entries({
@@ -17,6 +18,7 @@ const tables: [string, ArgSpec][] = Object.entries({
   ...copyMove,
   ...listing,
   ...text,
+  ...textWriter,
   ...writer,
   XARGS,
   PATCH,

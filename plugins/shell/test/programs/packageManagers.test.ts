@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractAccesses } from '../../src/index.js';
-import { npmPatterns, pnpmPatterns } from '../../src/programs/packageWorkspaces.js';
+import { npmPatterns, pnpmPatterns } from '../../src/programs/packages/packageWorkspaces.js';
 import { context, verdict } from './envJudge.js';
 
 const dirs: string[] = [];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sedScriptEffects } from '../../src/programs/sedScript.js';
+import { sedScriptEffects } from '../../src/programs/text/sedScript.js';
 
 /**
  * GNU sed itself is the oracle for the sed-script reader: random scripts built from tricky fragments

@@ -3,8 +3,8 @@ import { lazyBuiltin } from '@toolgate/core';
 // Only a .tgz read needs zlib (and the stream modules it loads): not every hook call that analyses a command.
 const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
 
-import type { CommandContext } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 /**
  * The member names an archive holds, read at check time so that extracting it is judged by the names it

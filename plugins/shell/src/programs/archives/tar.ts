@@ -1,9 +1,9 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { has, type ParsedArgs, parseArgs, values } from '../argv.js';
+import { emitOptions, literal } from '../spec.js';
 import { extractMembers, memberPath, tarMembers } from './archiveMembers.js';
 import { TAR } from './archiveOptions.js';
-import { has, type ParsedArgs, parseArgs, values } from './argv.js';
-import { emitOptions, literal } from './spec.js';
 import { tarExcludes } from './tarExclude.js';
 
 /** Names in a `-T` list beyond this are not an everyday archive: uncertain instead of slow. */

@@ -1,6 +1,6 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { Field } from '../state/expandWord.js';
-import { fnmatch } from './fnmatch.js';
+import type { Field } from '../../state/expandWord.js';
+import { fnmatch } from '../fnmatch.js';
 
 /**
  * The `--exclude` patterns in force for each member operand of `tar -c`. GNU tar's exclusions are

@@ -1,9 +1,9 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { fnmatch } from '../fnmatch.js';
+import { literal } from '../spec.js';
 import { extractMembers, memberPath, zipMembers } from './archiveMembers.js';
-import { fnmatch } from './fnmatch.js';
-import { literal } from './spec.js';
 
 // Info-ZIP zip 3.0 and unzip 6.0 have their own option parsers (zip -h2, unzip -hh): multi-letter options
 // (`-TT cmd`, `-lf path`, `-sb`) that getopt tables cannot say, so they are read here, as data below.

@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { has, parseArgs, values } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { has, parseArgs, values } from '../argv.js';
+import { inDir } from '../packages/packageScripts.js';
+import { emitOptions, literal, unknownOptions } from '../spec.js';
 import { expandMake, type Makefile, parseMakefile } from './makefile.js';
-import { inDir } from './packageScripts.js';
-import { emitOptions, literal, unknownOptions } from './spec.js';
 
 /** Most rules one `make` call walks before the rest is uncertain. */
 const MAX_RULES = 200;

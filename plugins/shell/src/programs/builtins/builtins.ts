@@ -1,7 +1,7 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import { fieldAsValue } from '../state/expandWord.js';
-import { parseArgs } from './argv.js';
-import { literal, noPaths, simple } from './spec.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import { fieldAsValue } from '../../state/expandWord.js';
+import { parseArgs } from '../argv.js';
+import { literal, noPaths, simple } from '../spec.js';
 import { testBuiltin } from './testBuiltin.js';
 
 /** cd/pushd change the cwd for the rest of the list; `cd -`, `popd` or an unknown target make it unknown. */
@@ -125,6 +125,25 @@ const printf: CommandHandler = (cx) => {
   for (const o of p.opts) if (o.name === '-v' && o.value) cx.setVar(o.value.value, null);
 };
 
+/**
+ * `test` run as a program (`env test -f x`, `find -exec test`), not as the shell's builtin (testBuiltin.ts):
+ * an operand that looks like a path, or exists, is read.
+ */
+const testProgram: CommandHandler = (cx) => {
+  for (const f of cx.args) {
+    if (f.value.startsWith('-') && f.uncertain === undefined) continue;
+    if (
+      f.uncertain !== undefined ||
+      f.value.includes('/') ||
+      f.value.startsWith('.') ||
+      f.tilde ||
+      cx.exists(f)
+    ) {
+      cx.read(f);
+    }
+  }
+};
+
 export const builtins: Record<string, CommandHandler> = {
   cd,
   pushd: cd,
@@ -188,6 +207,9 @@ export const builtins: Record<string, CommandHandler> = {
   enable: (cx) => {
     if (cx.args.some((f) => f.value === '-f')) cx.uncertain('enable -f loads a shared object');
   },
+  test: testProgram,
+  '[': testProgram,
+  '[[': testProgram,
 };
 
 for (const name of [

@@ -1,5 +1,5 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 // test / [ / [[: string and integer comparisons touch no path; file operators stat their operand (a `list`:
 // metadata, never contents — `-r`/`-w`/`-x` are access(2), also metadata). Checked against bash's

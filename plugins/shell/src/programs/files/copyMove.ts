@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import type { SubtreeFilter } from '@toolgate/core';
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from '../argv.js';
+import { emitOptions, literal, unknownOptions } from '../spec.js';
 import { CP, INSTALL, LN, MV, SCP } from './copyMoveOptions.js';
 import { createdParents } from './createdParents.js';
 import { rsyncFilter } from './rsyncFilter.js';
-import { emitOptions, literal, unknownOptions } from './spec.js';
 
 const TARGET = ['-t', '--target-directory'];
 

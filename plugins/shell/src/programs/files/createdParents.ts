@@ -1,5 +1,5 @@
-import type { CommandContext } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 /**
  * The ancestors `mkdir -p` / `install -D` create for `f`: from the nearest one up to the first that exists

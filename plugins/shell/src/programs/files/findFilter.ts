@@ -1,6 +1,6 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { Field } from '../state/expandWord.js';
-import { fnmatch } from './fnmatch.js';
+import type { Field } from '../../state/expandWord.js';
+import { fnmatch } from '../fnmatch.js';
 
 /** One test of find's expression that a walk can evaluate from a path and whether it is a directory. */
 type Test = (path: string, base: string, isDir: boolean) => boolean;

@@ -1,9 +1,9 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs, values } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, parseArgs, values } from '../argv.js';
+import { literal, unknownOptions } from '../spec.js';
 import { findActionFilter } from './findFilter.js';
 import { FIND_ARG, FIND_EXEC, FIND_NEWER_XY, FIND_NOARG, FIND_STAT, FIND_WRITE } from './findPrimaries.js';
-import { literal, unknownOptions } from './spec.js';
 import { xargsItems } from './xargsSplit.js';
 
 /** More start points or items than this from a file is not everyday use: uncertain instead of slow. */

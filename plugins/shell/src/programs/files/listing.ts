@@ -1,8 +1,8 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import { has, parseArgs } from './argv.js';
-import { fileCommand } from './fileCommand.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import { has, parseArgs } from '../argv.js';
+import { fileCommand } from '../fileCommand.js';
+import { emitOptions, literal } from '../spec.js';
 import { DIR, DU, LS, READLINK, REALPATH, STAT, TREE, VDIR } from './listingOptions.js';
-import { emitOptions, literal } from './spec.js';
 
 // Programs that list names and metadata (issue 12: `list` is judged as a read of the directory itself, not of
 // its files). A recursive listing is a `list` subtree; it follows symlinks beneath its roots only where the

@@ -1,8 +1,8 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs, values } from './argv.js';
-import { escapeRegExp } from './fnmatch.js';
-import { literal, unknownOptions } from './spec.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, parseArgs, values } from '../argv.js';
+import { escapeRegExp } from '../fnmatch.js';
+import { literal, unknownOptions } from '../spec.js';
 
 /** `mktemp --help` (GNU coreutils 9.1): every option, with the ones taking a value. */
 const MKTEMP: ArgSpec = {

@@ -1,8 +1,8 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from '../argv.js';
+import { emitOptions, literal } from '../spec.js';
 import { diffTargets, stripName } from './patchTargets.js';
-import { emitOptions, literal } from './spec.js';
 
 /** `patch --help`, GNU patch 2.7.6 (arities probed; `-x NUM` and `-m` are undocumented debug/merge options). */
 export const PATCH: ArgSpec = {

@@ -1,7 +1,7 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { Field } from '../state/expandWord.js';
-import { has, type ParsedArgs, values } from './argv.js';
-import { wildcardSource } from './fnmatch.js';
+import type { Field } from '../../state/expandWord.js';
+import { has, type ParsedArgs, values } from '../argv.js';
+import { wildcardSource } from '../fnmatch.js';
 
 /**
  * What `--exclude PATTERN` leaves out of a recursive rsync source, as rsync(1) matches it against the names

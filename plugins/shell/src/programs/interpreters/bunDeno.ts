@@ -1,7 +1,7 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { literal } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { literal } from '../spec.js';
 
 // A program file bun/deno run directly (`bun index.ts`, `deno run main.ts`).
 const SOURCE = /\.(?:[cm]?[jt]sx?|json)$/;

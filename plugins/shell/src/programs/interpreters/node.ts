@@ -1,6 +1,6 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { literal } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { literal } from '../spec.js';
 
 // Node 20 `node --help`, by what the option does. Options not listed are uncertain.
 const HARMLESS_FLAGS = new Set(

@@ -1,6 +1,6 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { backupOf } from './inPlaceBackup.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { backupOf } from '../text/inPlaceBackup.js';
 import { perlCodeProblem } from './perlOneLiner.js';
 
 // Modules `-M`/`-m` may load in a plain one-liner: pragmas and pure functions, no I/O of their own.

@@ -1,6 +1,6 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { literal } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { literal } from '../spec.js';
 
 // CPython 3.11 `python3 --help`: flags, and options with a value (attached or next word).
 const FLAGS = 'bBdEhiIOPqsSuvVx';

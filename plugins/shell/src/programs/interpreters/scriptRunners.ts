@@ -1,5 +1,5 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 /**
  * How one interpreter reads its switches (from its man page: ruby(1), php(1), lua(1), Rscript --help).

@@ -1,4 +1,4 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
 
 /** Shells whose script files our parser reads as they do (zsh and ksh have syntax of their own). */
 const ANALYSED_FILE = /^(bash|sh|dash|ash|posh)$/;
@@ -93,7 +93,7 @@ const source: CommandHandler = (cx) => {
   cx.chdir(null);
 };
 
-export const interpreters: Record<string, CommandHandler> = {
+export const shells: Record<string, CommandHandler> = {
   bash: shellCmd,
   sh: shellCmd,
   zsh: shellCmd,

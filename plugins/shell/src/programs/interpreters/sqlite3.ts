@@ -1,6 +1,6 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { literal } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { literal } from '../spec.js';
 
 // sqlite3 3.40 `sqlite3 -help`: options with a value, and flags (each also accepted with `--`).
 const WITH_VALUE = new Set([

@@ -1,8 +1,8 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs, values } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, parseArgs, values } from '../argv.js';
+import { emitRole, literal, type Role } from '../spec.js';
 import { CURL_LONG_ARG, CURL_LONG_FLAG, CURL_SHORT_ARG, CURL_SHORT_FLAG } from './curlOptions.js';
-import { emitRole, literal, type Role } from './spec.js';
 import { freeName, urlFileName } from './urlName.js';
 
 const CURL: ArgSpec = {

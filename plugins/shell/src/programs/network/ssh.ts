@@ -1,8 +1,8 @@
 import { hostname, networkInterfaces } from 'node:os';
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, parseArgs, values } from './argv.js';
-import { unknownOptions } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, parseArgs, values } from '../argv.js';
+import { unknownOptions } from '../spec.js';
 
 // OpenSSH 9.2 `ssh` usage line: the complete option table.
 const SSH: ArgSpec = { short: 'BbcDEeFIiJLlmOopQRSWw', shortFlags: '46AaCfGgKkMNnqsTtVvXxYy', posix: true };

@@ -1,5 +1,5 @@
-import type { CommandContext } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 /**
  * The file name a download takes from its URL: the last segment of the path (curl -O, wget without -O).

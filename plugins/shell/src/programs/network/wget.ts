@@ -1,7 +1,7 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs } from './argv.js';
-import { emitRole, literal, type Role } from './spec.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, parseArgs } from '../argv.js';
+import { emitRole, literal, type Role } from '../spec.js';
 import { freeName, urlFileName } from './urlName.js';
 import { WGET_LONG_ARG, WGET_LONG_FLAG, WGET_SHORT_ARG, WGET_SHORT_FLAG } from './wgetOptions.js';
 

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { SubtreeFilter } from '@toolgate/core';
-import type { CommandContext } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { has, type ParsedArgs, values } from './argv.js';
-import { GitignoreRules } from './git/gitignoreRules.js';
-import { lineMayWrite } from './git/lineWrites.js';
+import type { CommandContext } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { has, type ParsedArgs, values } from '../argv.js';
+import { literal } from '../spec.js';
+import { GitignoreRules } from '../vcs/git/gitignoreRules.js';
+import { lineMayWrite } from '../vcs/git/lineWrites.js';
 import { readScripts, runScript } from './packageScripts.js';
-import { literal } from './spec.js';
 
 // Package-manager commands that act on the project's own files rather than on node_modules: `init`, `pkg`,
 // `pack` (npm-init(1), npm-pkg(1), npm-pack(1); pnpm and yarn have `init` and `pack` with the same effect).

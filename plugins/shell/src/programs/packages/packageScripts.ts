@@ -1,5 +1,5 @@
-import type { CommandContext } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandContext } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 /** Single-quotes a word for the shell, so arguments appended to a script stay one word each. */
 function quote(v: string): string {

@@ -1,9 +1,9 @@
 import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
 import { Minimatch } from 'minimatch';
-import type { CommandContext } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { literal } from './spec.js';
+import type { CommandContext } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { literal } from '../spec.js';
 
 // Workspace runs — `pnpm -r build`, `pnpm --filter web test`, `npm run build --workspaces`, `npm -w api test`:
 // the script runs in packages of the workspace. Which ones: those its workspace file lists, the globs walked

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import { parseArgs, values } from './argv.js';
-import { emitOptions, literal } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import { parseArgs, values } from '../argv.js';
+import { emitOptions, literal } from '../spec.js';
 
 // pip, uv and poetry install into "the active environment". What that is depends on PATH and VIRTUAL_ENV,
 // which a command handler cannot see: so an install is certain only where the environment is on the

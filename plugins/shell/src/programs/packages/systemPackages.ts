@@ -1,5 +1,5 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import { literal } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import { literal } from '../spec.js';
 
 /**
  * System package managers, from their manuals: a subcommand that installs, removes or upgrades packages

@@ -1,7 +1,7 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, parseArgs } from './argv.js';
-import { literal, unknownOptions } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, parseArgs } from '../argv.js';
+import { literal, unknownOptions } from '../spec.js';
 
 // `docker exec --help` (Docker 24+): the complete option table of `exec`.
 const DOCKER_EXEC: ArgSpec = {

@@ -1,7 +1,7 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import { type Field, fieldAsValue } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs, values } from './argv.js';
-import { emitOptions } from './spec.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import { type Field, fieldAsValue } from '../../state/expandWord.js';
+import { type ArgSpec, has, parseArgs, values } from '../argv.js';
+import { emitOptions } from '../spec.js';
 
 /** A wrapper runs the rest of its argv as a command after its own options (POSIX: options stop at it). */
 function wrapper(

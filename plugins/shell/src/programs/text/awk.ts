@@ -1,8 +1,8 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, type ParsedArgs, parseArgs } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, type ParsedArgs, parseArgs } from '../argv.js';
+import { literal, unknownOptions } from '../spec.js';
 import { awkProgramEffects } from './awkProgram.js';
-import { literal, unknownOptions } from './spec.js';
 
 // gawk 5.2 `gawk --help` and mawk 1.3.4 `mawk -W usage`, merged: `awk` is either one depending on the host.
 // `-d`/`-D`/`-o`/`-p`/`-L` take an optional attached value in gawk.

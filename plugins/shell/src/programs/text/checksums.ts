@@ -1,8 +1,8 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, parseArgs } from '../argv.js';
+import { literal, simple, unknownOptions } from '../spec.js';
 import * as C from './checksumOptions.js';
-import { literal, unknownOptions } from './spec.js';
 
 /** More names than this in one list is not an everyday check: the call is uncertain instead of slow. */
 const MAX_NAMES = 1000;
@@ -84,4 +84,6 @@ export const checksums: Record<string, CommandHandler> = {
   cksum: checksum(C.CKSUM),
   sum: checksum(C.SUM),
   shasum: checksum(C.SHASUM),
+  // BSD md5 (`-s STRING` hashes the string).
+  md5: simple({ short: 's' }),
 };

@@ -1,5 +1,5 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { Opt } from './argv.js';
+import type { Opt } from '../argv.js';
 
 /** An fnmatch(3) glob (`*`, `?`, `[…]`, `\x`) as a regular expression over a whole base name. */
 export function globRegExp(glob: string): RegExp {

@@ -1,8 +1,8 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import type { Opt } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import type { Opt } from '../argv.js';
+import { literal } from '../spec.js';
 import { grepFilter } from './grepFilter.js';
-import { literal } from './spec.js';
 
 /** grep's options that take a value (grep --help, GNU grep 3.8), short and long. */
 const SHORT_VALUE = 'efmABCdD';

@@ -1,5 +1,5 @@
-import type { Field } from '../state/expandWord.js';
-import { literal } from './spec.js';
+import type { Field } from '../../state/expandWord.js';
+import { literal } from '../spec.js';
 
 /**
  * Where `-iSUFFIX` puts the backup of `file`: `*` in SUFFIX stands for the file's name, otherwise SUFFIX

@@ -1,5 +1,5 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 // jq 1.6/1.7 (`jq --help`, jq manual): flags, options with one value, options with two.
 const FLAGS = new Set(

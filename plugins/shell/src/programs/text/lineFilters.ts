@@ -1,4 +1,4 @@
-import type { Field } from '../state/expandWord.js';
+import type { Field } from '../../state/expandWord.js';
 
 /**
  * Programs that, reading only stdin, print a subset of its lines unchanged (reordered at most): between

@@ -1,11 +1,11 @@
 import { posix } from 'node:path';
 import type { SubtreeFilter } from '@toolgate/core';
 import { Minimatch } from 'minimatch';
-import type { CommandContext } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import type { ParsedArgs } from './argv.js';
-import { findRepo } from './git/gitRepo.js';
-import { loadRepoState } from './git/repoState.js';
+import type { CommandContext } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import type { ParsedArgs } from '../argv.js';
+import { findRepo } from '../vcs/git/gitRepo.js';
+import { loadRepoState } from '../vcs/git/repoState.js';
 
 /**
  * What ripgrep skips beneath a directory it searches, from its documentation (rg(1), GUIDE.md "Automatic

@@ -1,9 +1,9 @@
-import type { CommandContext, CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
-import { type ArgSpec, has, parseArgs } from './argv.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
+import { type ArgSpec, has, parseArgs } from '../argv.js';
+import { literal, unknownOptions } from '../spec.js';
 import { backupOf } from './inPlaceBackup.js';
 import { sedScriptEffects } from './sedScript.js';
-import { literal, unknownOptions } from './spec.js';
 
 // GNU sed 4.9 `sed --help` (plus `-b`/`--binary`, accepted on Linux too): the complete option table.
 const SED: ArgSpec = {

@@ -1,4 +1,4 @@
-import type { ArgSpec } from './argv.js';
+import type { ArgSpec } from '../argv.js';
 
 // Option tables of programs that read file contents (coreutils 9.1, grep 3.8, diffutils 3.8, glibc 2.36).
 // Generated from each program's `--help` on Debian 12 and checked against the binary: every letter a-z A-Z 0-9

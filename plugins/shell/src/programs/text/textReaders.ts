@@ -1,12 +1,9 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import * as A from './archiveOptions.js';
-import { has, parseArgs } from './argv.js';
-import { fileCommand, withArgs } from './fileCommand.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import { fileCommand, withArgs } from '../fileCommand.js';
+import { simple } from '../spec.js';
 import { grepFilter } from './grepFilter.js';
 import { grepPrints } from './grepPrints.js';
-import { FILE } from './listingOptions.js';
 import { rgFilter } from './rgFilter.js';
-import { simple } from './spec.js';
 import * as T from './textOptions.js';
 
 // Commands whose operands are read. Option tables list the options that take an argument (so the argument is
@@ -17,22 +14,6 @@ const strings: CommandHandler = (cx) => {
   if (cx.args.some((f) => f.value.startsWith('@') || f.uncertain !== undefined))
     cx.uncertain('strings @FILE reads options from a file', 'read');
   fileCommand(T.STRINGS)(cx);
-};
-
-/** `file`: a symlink is reported as a link unless -L; -p puts the access times back (a metadata write). */
-const fileCmd = fileCommand({
-  ...FILE,
-  followFinal: false,
-  followFinalWith: ['-L', '--dereference'],
-  writeWith: ['-p', '--preserve-date'],
-  pathOpts: { '-m': 'read', '--magic-file': 'read', '-f': 'read', '--files-from': 'read' },
-});
-const file: CommandHandler = (cx) => {
-  fileCmd(cx);
-  const p = parseArgs(cx.args, FILE);
-  // -f names further files inside a list; -C writes `<magic>.mgc` into the cwd.
-  if (has(p, '-f', '--files-from')) cx.uncertain('file -f reads the names of files from a list', 'read');
-  if (has(p, '-C', '--compile')) cx.uncertain('file -C writes a compiled magic file');
 };
 
 /** ripgrep 13 (not installed here: its table is not complete). `--pre CMD` runs CMD on every file searched. */
@@ -101,7 +82,7 @@ const lessFiles = fileCommand({
  * less: `+CMD` operands are commands run on each file; the harmless ones (go to a line, the end, a pattern,
  * follow) are allowed, anything else (`+!cmd`, `+s file`, `+:e file`, `+v`) is uncertain.
  */
-const less: CommandHandler = (cx) => {
+export const less: CommandHandler = (cx) => {
   const cmds = cx.args.filter((f) => f.value.startsWith('+'));
   for (const c of cmds) {
     if (c.uncertain !== undefined || !/^\+(\d*[GgF]?|\d+|\/[^!|]*)$/.test(c.value))
@@ -115,7 +96,8 @@ const less: CommandHandler = (cx) => {
   );
 };
 
-export const readers: Record<string, CommandHandler> = {
+/** Programs that read text and print it, or what they find in it. */
+export const textReaders: Record<string, CommandHandler> = {
   cat: fileCommand(T.CAT),
   tac: fileCommand(T.TAC),
   nl: fileCommand(T.NL),
@@ -124,7 +106,6 @@ export const readers: Record<string, CommandHandler> = {
   less,
   more: fileCommand(T.MORE),
   wc: fileCommand({ ...T.WC, pathOpts: { '--files0-from': 'read' } }),
-  file: file,
   od: fileCommand(T.OD),
   hexdump: fileCommand({ ...T.HEXDUMP, pathOpts: { '-f': 'read', '--format-file': 'read' } }),
   hd: fileCommand({ ...T.HEXDUMP, pathOpts: { '-f': 'read', '--format-file': 'read' } }),
@@ -178,18 +159,6 @@ export const readers: Record<string, CommandHandler> = {
   }),
   base64: fileCommand(T.BASE64),
   base32: fileCommand(T.BASE32),
-  zcat: fileCommand(A.GUNZIP),
-  bzcat: fileCommand(A.BZIP2),
-  xzcat: fileCommand(A.XZ),
-  // zless runs less on the uncompressed text: less's options and `+CMD`s.
-  zless: less,
-  // zgrep passes its options to grep.
-  zgrep: fileCommand({
-    ...T.GREP,
-    skip: 1,
-    skipUnless: ['-e', '-f', '--regexp', '--file'],
-    pathOpts: { '-f': 'read', '--file': 'read' },
-  }),
   bat: simple({
     short: 'lrHmp',
     long: [
@@ -208,27 +177,7 @@ export const readers: Record<string, CommandHandler> = {
       'file-name',
     ],
   }),
-  // e2fsprogs 1.47 `lsattr [-RVadlpv]`: -R does not follow symlinks beneath.
-  lsattr: fileCommand({ shortFlags: 'RVadlpv', recursive: ['-R'] }),
-  getfacl: simple({ recursive: ['-R', '--recursive'] }),
-  test: (cx) => {
-    for (const f of cx.args) {
-      if (f.value.startsWith('-') && f.uncertain === undefined) continue;
-      if (
-        f.uncertain !== undefined ||
-        f.value.includes('/') ||
-        f.value.startsWith('.') ||
-        f.tilde ||
-        cx.exists(f)
-      ) {
-        cx.read(f);
-      }
-    }
-  },
-  md5: simple({ short: 's' }),
   look: fileCommand({ ...T.LOOK, skip: 1 }),
 };
-readers['['] = readers.test!;
-readers['[['] = readers.test!;
-readers.egrep = readers.grep!;
-readers.fgrep = readers.grep!;
+textReaders.egrep = textReaders.grep!;
+textReaders.fgrep = textReaders.grep!;

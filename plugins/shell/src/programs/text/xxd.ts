@@ -1,5 +1,5 @@
-import type { CommandHandler } from '../effects/extractTypes.js';
-import type { Field } from '../state/expandWord.js';
+import type { CommandHandler } from '../../effects/extractTypes.js';
+import type { Field } from '../../state/expandWord.js';
 
 // xxd (vim 9.0, `xxd -h`) reads options by their first letter after `-` and takes any longer spelling
 // (`-len`, `-cols`, `-ps`, even `-lenx`): checked on this machine. Letters with a value take it attached when

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import type { SubtreeFilter } from '@toolgate/core';
-import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
-import type { Field } from '../../state/expandWord.js';
-import { type ParsedArgs, parseArgs, values } from '../argv.js';
-import { literal, unknownOptions } from '../spec.js';
+import type { CommandContext, CommandHandler } from '../../../effects/extractTypes.js';
+import type { Field } from '../../../state/expandWord.js';
+import { type ParsedArgs, parseArgs, values } from '../../argv.js';
+import { literal, unknownOptions } from '../../spec.js';
 import { harmlessValue, type RiskGroup, riskOf } from './configRisks.js';
 import { GitCall, type Plan } from './gitCall.js';
 import { configValue } from './gitConfig.js';

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Op } from '@toolgate/core';
-import type { CommandContext, EmitOptions } from '../../effects/extractTypes.js';
-import type { Field } from '../../state/expandWord.js';
-import type { ParsedArgs } from '../argv.js';
-import { literal } from '../spec.js';
+import type { CommandContext, EmitOptions } from '../../../effects/extractTypes.js';
+import type { Field } from '../../../state/expandWord.js';
+import type { ParsedArgs } from '../../argv.js';
+import { literal } from '../../spec.js';
 import type { RiskGroup } from './configRisks.js';
 import type { RepoState } from './repoState.js';
 import { type WorktreeFilterKind, worktreeFilter } from './subtreeFilters.js';

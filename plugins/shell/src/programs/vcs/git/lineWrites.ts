@@ -1,5 +1,5 @@
-import type { CommandContext } from '../../effects/extractTypes.js';
-import { literal } from '../spec.js';
+import type { CommandContext } from '../../../effects/extractTypes.js';
+import { literal } from '../../spec.js';
 
 /**
  * Whether an earlier command of this line may write `path` (so what is on disk now is not what git will

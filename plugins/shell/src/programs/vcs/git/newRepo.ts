@@ -1,7 +1,7 @@
-import type { CommandContext } from '../../effects/extractTypes.js';
-import type { Field } from '../../state/expandWord.js';
-import { parseArgs, values } from '../argv.js';
-import { unknownOptions } from '../spec.js';
+import type { CommandContext } from '../../../effects/extractTypes.js';
+import type { Field } from '../../../state/expandWord.js';
+import { parseArgs, values } from '../../argv.js';
+import { unknownOptions } from '../../spec.js';
 import { harmlessValue, riskOf } from './configRisks.js';
 import { optionSpec } from './optionSpec.js';
 import { SUBCOMMAND_OPTIONS } from './subcommandOptions.js';

@@ -1,4 +1,4 @@
-import type { ArgSpec } from '../argv.js';
+import type { ArgSpec } from '../../argv.js';
 
 /**
  * Builds a complete option table from a compact string, so the per-subcommand tables read like git's own

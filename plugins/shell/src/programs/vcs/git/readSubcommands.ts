@@ -1,4 +1,4 @@
-import { has, values } from '../argv.js';
+import { has, values } from '../../argv.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { configValue, parseConfig } from './gitConfig.js';
 import { REF_AND_INDEX_HOOKS } from './hooks.js';

@@ -1,5 +1,5 @@
-import { has, values } from '../argv.js';
-import { literal } from '../spec.js';
+import { has, values } from '../../argv.js';
+import { literal } from '../../spec.js';
 import { riskOf } from './configRisks.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { HOOKS, REF_AND_INDEX_HOOKS } from './hooks.js';

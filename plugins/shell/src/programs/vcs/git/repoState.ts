@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { posix } from 'node:path';
-import type { CommandContext } from '../../effects/extractTypes.js';
-import { literal } from '../spec.js';
+import type { CommandContext } from '../../../effects/extractTypes.js';
+import { literal } from '../../spec.js';
 import { type ConfigEntry, configValue, parseConfig } from './gitConfig.js';
 import { parseIndex, type TrackedSet } from './gitIndex.js';
 import { GitignoreRules } from './gitignoreRules.js';

@@ -1,4 +1,4 @@
-import type { Field } from '../../state/expandWord.js';
+import type { Field } from '../../../state/expandWord.js';
 import type { GitCall, Plan } from './gitCall.js';
 import {
   blame,

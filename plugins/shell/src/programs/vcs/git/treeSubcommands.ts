@@ -1,7 +1,7 @@
 import type { SubtreeFilter } from '@toolgate/core';
-import type { Field } from '../../state/expandWord.js';
-import { has, values } from '../argv.js';
-import { missing } from '../patch.js';
+import type { Field } from '../../../state/expandWord.js';
+import { has, values } from '../../argv.js';
+import { missing } from '../../files/patch.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { HOOKS, REF_AND_INDEX_HOOKS } from './hooks.js';
 import { patchTargets } from './patchTargets.js';

@@ -1,5 +1,5 @@
-import type { Field } from '../../state/expandWord.js';
-import { has, values } from '../argv.js';
+import type { Field } from '../../../state/expandWord.js';
+import { has, values } from '../../argv.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { HOOKS, REF_AND_INDEX_HOOKS } from './hooks.js';
 

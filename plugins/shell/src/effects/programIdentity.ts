@@ -1,0 +1,49 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+
+// bash's compiled-in search path, used when the environment has no PATH at all (config-top.h).
+export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:.';
+
+/** Which file a command name runs: found on `$PATH`, not found anywhere, or not knowable. */
+export type ProgramLookup =
+  | { kind: 'found'; file: string; entry: string }
+  | { kind: 'missing' }
+  | { kind: 'uncertain'; reason: string };
+
+function executableFile(path: string): boolean {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st !== undefined && st.isFile() && (st.mode & 0o111) !== 0;
+}
+
+/**
+ * Program identity (invariant 6): the file a command name runs, searched through `$PATH` as bash does —
+ * entries in order, an empty entry is the cwd, relative entries against the cwd, the first executable
+ * regular file of that name wins (bash's hash table is ignored: a fresh `bash -c` has none). Whether the
+ * agent can write the file it finds is the policy's to say (the caller marks the access `runs`).
+ *
+ * An entry before the hit still matters when the program could appear there before it runs: a directory
+ * anyone may write (`/tmp` on `$PATH`), or one this same line writes into (`writtenInto`) — then which file
+ * runs is not known.
+ */
+export function findProgram(
+  name: string,
+  pathValue: string,
+  cwd: string | null,
+  writtenInto: (dir: string) => boolean,
+): ProgramLookup {
+  for (const raw of pathValue.split(':')) {
+    const entry = raw === '' ? '.' : raw;
+    if (!isAbsolute(entry) && cwd === null)
+      return { kind: 'uncertain', reason: `$PATH entry ${entry} is relative to an unknown directory` };
+    const dir = isAbsolute(entry) ? entry : join(cwd!, entry);
+    const file = join(dir, name);
+    if (executableFile(file)) return { kind: 'found', file, entry };
+    if (writtenInto(dir))
+      return { kind: 'uncertain', reason: `this line may create ${name} in $PATH entry ${entry} first` };
+    const mode = statSync(dir, { throwIfNoEntry: false })?.mode;
+    // The sticky bit (/tmp) protects others' files, not the creation of new names.
+    if (mode !== undefined && (mode & 0o002) !== 0)
+      return { kind: 'uncertain', reason: `$PATH entry ${entry} is writable by anyone` };
+  }
+  return { kind: 'missing' };
+}
