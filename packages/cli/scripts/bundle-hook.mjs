@@ -74,7 +74,8 @@ export { DIALECTS, loadPolicy } from './loadPolicy.js';`;
 // What the sandbox compiler uses of folder-rules (the evaluator): bundled, not the whole package from
 // node_modules (`toolgate run` and a sandboxed hook call).
 const SANDBOX_SRC = join(repo, 'packages', 'sandbox', 'src');
-const SANDBOX_FOLDER_RULES = "export { evaluatorFor } from './evaluator.ts';";
+const SANDBOX_FOLDER_RULES = `export { evaluatorFor } from './evaluator.ts';
+export { guardPathsOf, RUNTIME_PREFIX } from './guardFiles.ts';`;
 
 // Every function node:crypto exports (a namespace import, as nodemailer behind the webhooks package does,
 // needs them all), each loading the module on its first call.

@@ -1,8 +1,11 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { Access, CallContext, Op } from '@toolgate/core';
 import { isWithin } from '@toolgate/core';
-import { type CompiledPolicy, type Evaluator, evaluatorFor } from '@toolgate/folder-rules';
+import { type CompiledPolicy, type Evaluator, evaluatorFor, guardPathsOf } from '@toolgate/folder-rules';
+import { caseVariants, type Listings } from './caseVariants.js';
 import { type GlobTarget, globMatches, type WalkBounds } from './globWalk.js';
+import { guardMounts } from './guardMounts.js';
 import { FLOOR, type MountOp, type MountPlan } from './mountPlan.js';
 import { SandboxCompileError } from './sandboxError.js';
 
@@ -96,33 +99,37 @@ export function compileMounts(
   const candidates = new Map<string, string>(); // lexical → why
   const globs: GlobTarget[] = [];
   const reach = [ctx.workspace, ctx.cwd, ctx.home];
+  const listings: Listings = new Map();
   ev.policy.rules.forEach((rule, i) => {
     if (rule.vector === 'file') return;
+    // A deny, prompt or block rule matches case-insensitively (the evaluator's case mode): every existing
+    // spelling of what it names is a candidate, and the evaluator judges each (`~/.SSH` under `~/.ssh/**`).
+    const nocase = rule.access === 'deny' || rule.access === 'prompt' || rule.block === true;
+    const spellings = (path: string) => (nocase ? [path, ...caseVariants(path, listings)] : [path]);
     expandedOf(ev, i).forEach((pattern, k) => {
       const why = `${rule.access} ${rule.pattern} (${rule.source})`;
-      if (!MAGIC.test(pattern)) candidates.set(pattern, why);
+      if (!MAGIC.test(pattern)) for (const p of spellings(pattern)) candidates.set(p, why);
       else if (pattern.endsWith('/**') && !MAGIC.test(pattern.slice(0, -3)))
-        candidates.set(pattern.slice(0, -3) || '/', why);
+        for (const p of spellings(pattern.slice(0, -3) || '/')) candidates.set(p, why);
       else if (rule.access !== 'write') {
         // Only what a glob denies or narrows needs a mount; a narrower write glob stays read-only.
         const prefix = literalPrefix(pattern);
-        const roots = prefix === '/' ? reach : [prefix];
+        const roots = prefix === '/' ? reach : spellings(prefix);
         // The evaluator's own glob (its case mode and options): what is masked is what the static check denies.
         const matcher = ev.matchers(i)[k];
         if (matcher === undefined)
           throw new SandboxCompileError(`no compiled glob for ${JSON.stringify(pattern)} (${why})`);
         // `PREFIX/**/…`: every directory beneath PREFIX may hold a match (a globstar with dot crosses any name).
         const next = pattern.slice(prefix === '/' ? 1 : prefix.length + 1).split('/')[0];
-        globs.push({ matcher, roots, ...(next === '**' ? { anyDirBelow: [prefix] } : {}) });
+        globs.push({ matcher, roots, ...(next === '**' ? { anyDirBelow: roots } : {}) });
       }
     });
   });
   for (const a of approved) if (a.realPath !== null) candidates.set(a.realPath, 'approved before the run');
-  const frozen = (options.readOnly ?? [])
-    .map(realOf)
-    .filter((p): p is string => p !== undefined && p !== '/');
-  for (const p of frozen)
-    candidates.set(p, 'read-only whatever the policy says (trusted outside the sandbox)');
+  // Built in, whatever the policy says: what toolgate trusts outside the sandbox (guardFiles.ts).
+  const guard = guardMounts(guardPathsOf(policy, ctx), options.readOnly ?? [], realOf, ctx.home);
+  const frozen = guard.frozen;
+  for (const [p, why] of guard.candidates) candidates.set(p, why);
   const { matches, walked } =
     globs.length > 0 ? globMatches(globs, options.walk) : { matches: [], walked: 0 };
   for (const m of matches) if (!candidates.has(m)) candidates.set(m, 'matches a glob rule');
@@ -140,13 +147,14 @@ export function compileMounts(
     }
     const read = judge(lexical, real, 'read') && (lexical === real || judge(real, real, 'read'));
     const write = read && judge(lexical, real, 'write') && (lexical === real || judge(real, real, 'write'));
-    const kind: MountOp['kind'] = !read
-      ? isDir
-        ? 'mask-dir'
-        : 'mask-file'
-      : write && !frozen.some((f) => isWithin(real, f))
-        ? 'rw'
-        : 'ro';
+    const kind: MountOp['kind'] =
+      !read || guard.hidden.has(real)
+        ? isDir
+          ? 'mask-dir'
+          : 'mask-file'
+        : write && !frozen.some((f) => isWithin(real, f)) && !guard.sealed.has(real)
+          ? 'rw'
+          : 'ro';
     const prior = wanted.get(real);
     // Two spellings of one real path: the stricter wins.
     if (prior && order(prior.kind) <= order(kind)) continue;
@@ -170,7 +178,43 @@ export function compileMounts(
   for (const op of sorted) {
     if (inherited(op.path) !== stateOf(op.kind)) kept.push(op);
   }
-  return { base, writableRoot, ops: kept, walked, cwd: ctx.cwd };
+  // A sealed directory (`.claude`) that does not exist under a writable parent: created empty and read-only,
+  // so no hook settings can be put there during the run (bubblewrap makes the mount point on the host).
+  for (const dir of guard.missingSealed) {
+    const parent = realOf(dirname(dir));
+    if (parent === undefined || inherited(parent) !== 'rw') continue;
+    const path = parent === '/' ? `/${basename(dir)}` : `${parent}/${basename(dir)}`;
+    kept.push({ kind: 'mask-dir', path, why: "sealed: an assistant's settings directory, absent at start" });
+  }
+  const pins = pinsFor(kept, inherited);
+  const ops =
+    pins.length === 0
+      ? kept
+      : [...kept, ...pins].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1));
+  return { base, writableRoot, ops, walked, cwd: ctx.cwd };
+}
+
+/**
+ * Renames cannot carry a protection away: a mask or read-only mount moves with its parent when the parent is
+ * renamed, and a fresh directory can take the old name (`mv .claude .claude.old && mkdir .claude`). Every
+ * writable directory between a protected path and the mount it lies in is bound onto itself: the kernel
+ * refuses to rename (or remove) a mount point (EBUSY), and the protected mount itself is one already.
+ */
+function pinsFor(kept: readonly MountOp[], inherited: (path: string) => State): MountOp[] {
+  const mounted = new Set(kept.map((k) => k.path));
+  const pins = new Map<string, MountOp>();
+  for (const op of kept) {
+    if (op.kind === 'rw') continue;
+    for (let dir = dirname(op.path); dir !== '/'; dir = dirname(dir)) {
+      if (mounted.has(dir) || pins.has(dir) || inherited(dir) !== 'rw') break;
+      pins.set(dir, {
+        kind: 'rw',
+        path: dir,
+        why: `pinned: holds ${op.path} (a mount point cannot be renamed)`,
+      });
+    }
+  }
+  return [...pins.values()];
 }
 
 /** Stricter first: a path with two spellings gets the stricter mount. */

@@ -45,6 +45,8 @@ describe('compileMounts', () => {
     expect(plan.writableRoot).toBe(false);
     expect(plan.ops.map((o) => [o.kind, o.path])).toEqual([
       ['rw', ws],
+      // Pinned (bound onto itself): `mv d7 d7.old && mkdir d7` cannot carry the mask away (EBUSY).
+      ['rw', join(ws, 'd7')],
       ['mask-dir', join(ws, 'secrets')],
       ['mask-file', join(ws, 'd7', '.env')],
     ]);
