@@ -50,6 +50,7 @@ import type { CommandContext, EmitOptions, ExtractOptions, PrintedPaths } from '
 import { type GlobOptions, globFilter, STREAM_DEVICES } from './globFilter.js';
 import { BASH_BUILTINS, lookupInPath } from './pathLookup.js';
 import { PlannedChanges } from './plannedChanges.js';
+import { DEFAULT_PATH, findProgram } from './programIdentity.js';
 import { readBounded, writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
 
@@ -471,6 +472,7 @@ export class Analyser {
         if (followLinks) access.followLinks = true;
         if (filter) access.filter = filter;
       }
+      if (o.runs !== undefined) access.runs = o.runs;
       if (o.removes) this.removals.add(access);
       if (o.unknownNames !== undefined && scope === 'subtree') access.unknownContents = o.unknownNames;
       this.push(access);
@@ -1375,6 +1377,8 @@ export class Analyser {
         // (`cat > /tmp/t.sh <<EOF … EOF; chmod +x /tmp/t.sh && /tmp/t.sh` ran unseen code); anything else
         // is a program whose own effects are unknown.
         this.emit(head, 'read', `${name}:exec`);
+        if (this.options.programs)
+          this.emit(head, 'read', `${name}:program`, { runs: `\`${head.raw}\` runs` });
         const content = this.readContent(head, 256 * 1024);
         // Written as a file by this line (a redirect, a heredoc, a copy of one file): code nobody has seen.
         // A file a whole-tree write brings (`python3 -m venv .venv && .venv/bin/pip …`) is an installed
@@ -1429,6 +1433,7 @@ export class Analyser {
     }
     // The table's view of the command stands in any case; elsewhere on $PATH it is also that file.
     if (slash === -1 && !BASH_BUILTINS.has(name) && this.state.vars.has('PATH')) this.pathProgram(head, args);
+    if (this.options.programs && !BASH_BUILTINS.has(name)) this.markProgram(head);
     const handler = shellBuiltins[name] ?? commandTable.get(name);
     if (!handler) {
       if (!this.unknown.includes(name)) this.unknown.push(name);
@@ -1514,6 +1519,37 @@ export class Analyser {
         return;
       }
     }
+  }
+
+  /**
+   * Program identity (invariant 6): marks the file `head` runs — the path it names, or the first hit on
+   * `$PATH` as this line left it — so the policy decides whether that is code the agent could have written.
+   */
+  private markProgram(head: Field): void {
+    const runs = `\`${head.raw}\` runs`;
+    if (head.value.includes('/')) {
+      this.emit(head, 'read', `${posix.basename(head.value)}:program`, { runs });
+      return;
+    }
+    const path = this.lookup('PATH');
+    if (path === null) {
+      this.uncertain(
+        head.value,
+        'write',
+        'command',
+        `${head.value} is looked up through a $PATH that is not known`,
+      );
+      return;
+    }
+    for (const value of path ?? [DEFAULT_PATH])
+      for (const cwd of this.state.cwds) {
+        const hit = findProgram(head.value, value, cwd, (dir) => writtenBefore(this.accesses, dir));
+        if (hit.kind === 'uncertain') this.uncertain(head.value, 'write', 'command', hit.reason);
+        else if (hit.kind === 'found')
+          this.emit({ ...head, value: hit.file, glob: -1, tilde: false }, 'read', `${head.value}:program`, {
+            runs,
+          });
+      }
   }
 
   unknownOperands(name: string, args: readonly Field[]): void {

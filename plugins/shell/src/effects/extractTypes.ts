@@ -1,5 +1,4 @@
-import type { Access, Op, Scope, SubtreeFilter } from '@toolgate/core';
-import type { Field } from '../state/expandWord.js';
+import type { Access } from '@toolgate/core';
 
 export type UnknownCommands = 'write' | 'prompt' | 'deny';
 export type Metacharacters = 'analyse' | 'deny';
@@ -21,6 +20,12 @@ export interface ExtractOptions {
    * (the differential test compares the two).
    */
   parse?: 'auto' | 'full';
+  /**
+   * Program identity (invariant 6): report the file each command word runs (found on `$PATH`, or named by
+   * path) as an access marked `runs`, so that core asks the policy whether the agent could have written it.
+   * The shell plugin turns this on; direct callers that only want the paths a command names leave it off.
+   */
+  programs?: boolean;
 }
 
 export interface Extraction {
@@ -33,138 +38,6 @@ export interface Extraction {
   unknownCommands: string[];
 }
 
-export interface EmitOptions {
-  scope?: Scope;
-  /** `false` for operations on a link itself (rm, mv, ln -sf). */
-  followFinal?: boolean;
-  /** Suffix of the origin after `shell:<cmd>:`, default `argv`. */
-  tag?: string;
-  /** Subtree walks only: the program follows symlinks beneath the root (`grep -R`, `cp -rL`, `tar -h`). */
-  followLinks?: boolean;
-  /** Subtree walks only: entries the program skips (gitignored, untracked). */
-  filter?: SubtreeFilter;
-  /** The write only removes what it names (`rm`): it cannot bring new names into a subtree. */
-  removes?: boolean;
-  /**
-   * Subtree writes only: the names it creates are not known at check time (an archive extracted, a clone):
-   * the policy takes the worst case of every rule that could match beneath, not just what exists.
-   */
-  unknownNames?: string;
-}
-
-/** What a command handler can do: emit accesses for fields, change the cwd, run nested commands. */
-export interface CommandContext {
-  /** Name as looked up in the table (basename, without a leading backslash). */
-  readonly name: string;
-  readonly args: readonly Field[];
-  read(f: Field, options?: EmitOptions): void;
-  write(f: Field, options?: EmitOptions): void;
-  emit(f: Field, op: Op, options?: EmitOptions): void;
-  /** An access that cannot be known: denies (or prompts) the call. */
-  uncertain(reason: string, op?: Op, raw?: string): void;
-  /** Treat these operands the way unknown commands' operands are treated. */
-  unknownOperands(fields: readonly Field[]): void;
-  /** Runs a command given as argv (wrappers, `xargs`, `find -exec`). */
-  exec(
-    argv: readonly Field[],
-    env?: 'other-user' | 'clean',
-    /** Variables in the command's environment only (`env X=v cmd`): restored afterwards. */
-    vars?: readonly [string, string[] | null][],
-  ): void;
-  /**
-   * Analyses a nested script (`bash -c`, `eval`, `trap`, `watch`). `sameShell`: it runs in this shell
-   * (`eval`), so its `cd` and assignments carry on; `positional`: `$0`, `$1`… inside it.
-   */
-  script(
-    text: string,
-    via: string,
-    options?: {
-      sameShell?: boolean;
-      positional?: readonly Field[];
-      /** Runs in another shell process, which sees only exported functions (default: `!sameShell`). */
-      newProcess?: boolean;
-      /** The shell may be a POSIX sh (dash): constructs bash reads otherwise are analysed both ways. */
-      posix?: boolean;
-    },
-  ): void;
-  /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
-  chdir(target: Field | null, cdpath?: boolean): void;
-  /**
-   * Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown, `'unset'` removes it,
-   * `'declared'` is a bare `declare X` (unset local inside a function, no change elsewhere);
-   * `local`: until the current function returns (`local`, `declare` inside a function); `maybe`: the
-   * assignment may not happen at all (a bash-only builtin that a POSIX sh does not have), so the old value
-   * stays possible beside the new one.
-   */
-  setVar(
-    name: string,
-    values: string[] | null | 'unset' | 'declared',
-    options?: { local?: boolean; maybe?: boolean },
-  ): void;
-  /** A variable's value here: `undefined` when unset, `null` when it is not known for certain. */
-  variable(name: string): string | null | undefined;
-  /** `export -f NAME`: child shells see the function. */
-  exportFunction(name: string): void;
-  /** `unset -f NAME`: NAME is no longer a function. */
-  dropFunction(name: string): void;
-  /** The real directory a field names, against the current cwd; `null` when not known for certain. */
-  resolveDir(f: Field): string | null;
-  /** Whether an operand names an existing file relative to the cwd (for unknown commands). */
-  exists(f: Field): boolean;
-  /** `ln` creates `link` pointing at `target` (resolved like the link's target): later paths through it follow it. */
-  plannedLink(link: Field, target: Field | null): void;
-  /** The command fills `dir` with files and links it does not control (`tar -x`, `unzip`, `git clone`). */
-  taint(dir: Field): void;
-  /** A field standing for every path under `roots` (find's `{}`): accesses become subtrees of the roots. */
-  under(roots: readonly Field[], raw: string, filters?: readonly (SubtreeFilter | undefined)[]): Field;
-  /** A field whose value comes from stdin (xargs): any access on it is uncertain. */
-  fromStdin(raw: string): Field;
-  /** The file this command's stdin is redirected from (`< fix.diff`), when its name is plain. */
-  stdinFile(): Field | undefined;
-  /**
-   * The paths this command's stdin carries, when it is a pipe from a command that prints only paths of a
-   * known set (`find src -name '*.ts' | xargs wc -l`); `undefined` when stdin is anything else.
-   */
-  stdinPaths(): PrintedPaths | undefined;
-  /**
-   * Whether printed paths arrive one an item when split at blanks (xargs without `-0`): the roots' real
-   * directories, the reason a name there splits, or `null` when it cannot be told.
-   */
-  splitRoots(paths: PrintedPaths): string[] | { splits: string } | null;
-  /** `alias NAME=…`: a later command named NAME may run the alias's text instead. */
-  defineAlias(name: string): void;
-  /**
-   * The command takes paths beneath these real directories from its pipe, split at blanks (xargs without
-   * `-0`): the line must not create a name there that would split differently (checked after the line).
-   */
-  takePipedPaths(roots: readonly string[]): void;
-  /** This command prints only paths of this set, one a line (or NUL-terminated), on stdout. */
-  printsPaths(paths: PrintedPaths): void;
-  /**
-   * Reads a file the command consumes, for content-aware analysis (`source F`, `npm run X`'s package.json,
-   * `sha256sum -c F`). Returns `null` — and the caller must then be uncertain — when the path is not known
-   * for certain, is not a regular file, is larger than `maxBytes` (default 256 KiB), cannot be read, or may
-   * be written by this same command line before it is read. Call `read(f)` as well: reading it is an access.
-   */
-  /** `shopt -s dotglob` / `nocaseglob` (or an unknown shopt): later globs match dotfiles / ignore case. */
-  globOptions(o: { dot?: boolean; nocase?: boolean }): void;
-  readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string };
-  /** `readContent` for a binary file (an archive's member list): its bytes, or why they cannot be known. */
-  readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string };
-}
-
-export type CommandHandler = (cx: CommandContext) => void;
-
-/** Paths a command prints for the next command of a pipeline: every path beneath `roots`, as found. */
-export interface PrintedPaths {
-  roots: readonly Field[];
-  /** Per root, the entries the printed paths cannot be (find's tests). */
-  filters: readonly (SubtreeFilter | undefined)[];
-  /** NUL-terminated (`-print0`) rather than one a line. */
-  nul: boolean;
-  /**
-   * Every name that can be printed is known to print as one line (the printer checked them: git's index),
-   * so a taker that splits at blanks need not walk the tree to check.
-   */
-  checked?: boolean;
-}
+// Program models import their context from here (53 files under src/programs): it is defined, grouped by
+// concern, in commandContext.ts. Kept so the family folders' imports did not move while they were being edited.
+export type { CommandContext, CommandHandler, EmitOptions, PrintedPaths } from './commandContext.js';

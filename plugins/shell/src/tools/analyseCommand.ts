@@ -87,7 +87,8 @@ export function analyseCommand(
     if ('uncertain' in shell) return unsure(value, setting.origin, shell.uncertain);
     script = shell.plain ? value : (argvScript([shell.shell, '-c', value]) ?? '');
   }
-  const ex = extractAccesses(script, ctx, options, cwd);
+  // Program identity on: core asks the policy whether each program file is one the agent could have written.
+  const ex = extractAccesses(script, ctx, { ...options, programs: true }, cwd);
   const accesses = [...ex.accesses];
   if (setting.applyPatch && ex.unknownCommands.some((c) => PATCH_COMMANDS.has(c.split('/').pop() ?? c)))
     accesses.push(...patchAccesses(script, ctx, cwd, setting.origin, /\bcd\b|\bpushd\b/.test(script), true));
