@@ -2,6 +2,7 @@ import type { SubtreeFilter } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { literal } from '../spec.js';
+import { runsCode } from './runsCode.js';
 
 // A program file bun/deno run directly (`bun index.ts`, `deno run main.ts`).
 const SOURCE = /\.(?:[cm]?[jt]sx?|json)$/;
@@ -52,11 +53,15 @@ const bun: CommandHandler = (cx) => {
     // As `npm install` (buildTools): the project directory, where node_modules, the lockfile and lifecycle
     // scripts' outputs land.
     cx.write(literal('.'), { scope: 'subtree', tag: 'install' });
+    // The project's own lifecycle scripts (and trusted dependencies') run unless --ignore-scripts.
+    if (!rest.some((f) => f.value === '--ignore-scripts'))
+      runsCode(cx, undefined, `bun ${v} (lifecycle scripts)`);
     return;
   }
   if (v === 'test') {
     const k = skipFlags(cx, rest, /^--(watch|bail|only|todo|coverage|timeout=\d+|rerun-each=\d+)$/);
     if (k !== null) for (const f of rest.slice(k)) if (/[/.]/.test(f.value)) cx.read(f, { tag: 'test' });
+    runsCode(cx, undefined, 'bun test');
     return;
   }
   const runArgs = v === 'run' ? rest : cx.args;
@@ -65,7 +70,7 @@ const bun: CommandHandler = (cx) => {
   const [file, ...params] = runArgs.slice(k);
   if (!file) return unsure(cx, 'bun run without a file');
   if (SOURCE.test(file.value) || file.value.includes('/')) {
-    cx.read(file, { tag: 'script' });
+    runsCode(cx, file, `bun ${file.raw}`);
     cx.unknownOperands(params);
   } else unsure(cx, `bun ${file.value} runs a package script or a command we do not analyse`);
 };
@@ -89,7 +94,7 @@ const deno: CommandHandler = (cx) => {
     const [file, ...params] = args.slice(k);
     if (!file) return unsure(cx, 'deno run without a file');
     if (/^(https?|npm|jsr|data):/i.test(file.value)) return unsure(cx, `deno runs remote code ${file.value}`);
-    cx.read(file, { tag: 'script' });
+    runsCode(cx, file, `deno ${file.raw}`);
     cx.unknownOperands(params);
     return;
   }
@@ -97,6 +102,7 @@ const deno: CommandHandler = (cx) => {
     // Like `node --test`: the workspace's test files run; named ones are read.
     const k = skipFlags(cx, rest, flags);
     if (k !== null) for (const f of rest.slice(k)) cx.read(f, { tag: 'test' });
+    runsCode(cx, undefined, 'deno test');
     return;
   }
   if (v === 'fmt' || v === 'lint' || v === 'check') {

@@ -1,6 +1,7 @@
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { literal } from '../spec.js';
+import { runsCode } from './runsCode.js';
 
 // Node 20 `node --help`, by what the option does. Options not listed are uncertain.
 const HARMLESS_FLAGS = new Set(
@@ -58,8 +59,13 @@ function preload(cx: CommandContext, f: Field): void {
   if (f.uncertain !== undefined || /^(data|https?):/i.test(f.value))
     cx.uncertain(`${cx.name} preloads code that is not analysed`, 'write', f.raw);
   else if (f.value.startsWith('file:'))
-    cx.read({ ...f, value: decodeURIComponent(f.value.replace(/^file:(\/\/)?/, '')) }, { tag: 'preload' });
-  else if (/^[./~]/.test(f.value)) cx.read(f, { tag: 'preload' });
+    runsCode(
+      cx,
+      { ...f, value: decodeURIComponent(f.value.replace(/^file:(\/\/)?/, '')) },
+      `${cx.name} --require`,
+    );
+  // A package name is code from node_modules, which the agent can write as well.
+  else runsCode(cx, /^[./~]/.test(f.value) ? f : undefined, `${cx.name} --require`);
 }
 
 /**
@@ -144,6 +150,7 @@ function nodeArgs(cx: CommandContext, extra: JsRunnerExtra, short: Readonly<Reco
     // `node --test` with no files runs the test files it finds under the cwd: the workspace's own code, as
     // `python -m pytest` — not a read of every file beneath (it opens only test-named files).
     for (const f of operands) cx.read(f, { tag: 'test' });
+    runsCode(cx, undefined, `${cx.name} --test`);
     return;
   }
   const [file, ...rest] = operands;
@@ -151,7 +158,7 @@ function nodeArgs(cx: CommandContext, extra: JsRunnerExtra, short: Readonly<Reco
     cx.uncertain(`${cx.name} reads its program from stdin`);
     return;
   }
-  cx.read(file, { tag: 'script' });
+  runsCode(cx, file, `${cx.name} ${file.raw}`);
   cx.unknownOperands(rest);
 }
 

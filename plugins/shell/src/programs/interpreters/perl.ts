@@ -2,6 +2,7 @@ import type { CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { backupOf } from '../text/inPlaceBackup.js';
 import { perlCodeProblem } from './perlOneLiner.js';
+import { runsCode } from './runsCode.js';
 
 // Modules `-M`/`-m` may load in a plain one-liner: pragmas and pure functions, no I/O of their own.
 const PLAIN_MODULES = /^-?(strict|warnings|utf8|open=?.*|List::Util(=[\w,]+)?|integer|bigint|bignum)$/;
@@ -80,7 +81,7 @@ const perl: CommandHandler = (cx) => {
       cx.uncertain('perl reads its program from stdin');
       return;
     }
-    cx.read(file, { tag: 'script' });
+    runsCode(cx, file, `perl ${file.raw}`);
     cx.unknownOperands(rest);
     return;
   }

@@ -1,19 +1,20 @@
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { literal } from '../spec.js';
+import { runsCode } from './runsCode.js';
 
 // CPython 3.11 `python3 --help`: flags, and options with a value (attached or next word).
 const FLAGS = 'bBdEhiIOPqsSuvVx';
 const WITH_VALUE = 'cmWX';
 const LONG = new Set(['--version', '--help', '--help-env', '--help-xoptions', '--help-all']);
 
-// Modules that are tools running the workspace's own code or files, like `python FILE`: their operands are
-// passed on as an unknown program's.
-const TOOL_MODULES = new Set(
-  'pytest unittest mypy black ruff flake8 pylint isort build coverage doctest pyflakes pycodestyle tox nox'.split(
-    ' ',
-  ),
-);
+// Modules that run the workspace's own code (pytest's conftest.py and test files, unittest's tests, setup.py
+// under build, tox/nox sessions) or load plugins its configuration names (pylint's init-hook and
+// load-plugins, mypy's plugins): code that is not analysed, like `python FILE`.
+const CODE_MODULES = new Set('pytest unittest build coverage doctest tox nox pylint mypy'.split(' '));
+// Linters that only read the files they check (their configuration holds no code): operands as an unknown
+// program's.
+const LINT_MODULES = new Set('black ruff flake8 isort pyflakes pycodestyle'.split(' '));
 
 function module(cx: CommandContext, mod: Field, rest: readonly Field[]): void {
   const name = mod.value;
@@ -37,7 +38,10 @@ function module(cx: CommandContext, mod: Field, rest: readonly Field[]): void {
     const ops = rest.filter((f) => !f.value.startsWith('-'));
     if (ops[0] && ops[0].value !== '-') cx.read(ops[0], { tag: 'json.tool' });
     if (ops[1] && ops[1].value !== '-') cx.write(ops[1], { tag: 'json.tool' });
-  } else if (TOOL_MODULES.has(name.split('.')[0]!)) cx.unknownOperands(rest);
+  } else if (CODE_MODULES.has(name.split('.')[0]!)) {
+    runsCode(cx, undefined, `python -m ${name}`);
+    cx.unknownOperands(rest);
+  } else if (LINT_MODULES.has(name.split('.')[0]!)) cx.unknownOperands(rest);
   // pdb, code, runpy, cProfile, timeit… run code we cannot see, or read it from stdin.
   else cx.uncertain(`python -m ${name} runs code that is not analysed`);
 }
@@ -101,7 +105,7 @@ const python: CommandHandler = (cx) => {
     cx.uncertain(`${cx.name} reads its program from stdin`);
     return;
   }
-  cx.read(file, { tag: 'script' });
+  runsCode(cx, file, `${cx.name} ${file.raw}`);
   cx.unknownOperands(rest);
 };
 

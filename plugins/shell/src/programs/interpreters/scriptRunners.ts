@@ -1,5 +1,6 @@
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
+import { runsCode } from './runsCode.js';
 
 /**
  * How one interpreter reads its switches (from its man page: ruby(1), php(1), lua(1), Rscript --help).
@@ -115,8 +116,9 @@ function runner(spec: Runner): CommandHandler {
         if (spec.value.includes(c)) {
           const value = j + 1 < v.length ? { ...f, value: v.slice(j + 1) } : args[++i];
           if (c === spec.fileOpt) fromOpt = value;
-          if (c === spec.library && value && (value.uncertain !== undefined || /^[./~]/.test(value.value)))
-            cx.read(value, { tag: 'library' });
+          // A library loaded before the program is code too (`ruby -r./x`, `-rjson` from the load path).
+          if (c === spec.library && value)
+            runsCode(cx, /^[./~]/.test(value.value) ? value : undefined, `${cx.name} -${c}${value.raw}`);
           const problem = value && spec.valueProblem?.(c, value.value);
           if (problem) return unsure(cx, problem);
           break;
@@ -134,7 +136,7 @@ function runner(spec: Runner): CommandHandler {
     if (!file && version) return;
     if (!file || file.value === '-') return unsure(cx, `${cx.name} reads its program from stdin`);
     // `ruby -i` edits the operand files in place: the program file is the first operand.
-    cx.read(file, { tag: 'script' });
+    runsCode(cx, file, `${cx.name} ${file.raw}`);
     if (inPlace) for (const f of rest) cx.write(f, { followFinal: false });
     else cx.unknownOperands(rest);
   };
@@ -163,7 +165,7 @@ const rscript: CommandHandler = (cx) => {
   }
   const [file, ...rest] = args.slice(i);
   if (!file || file.value === '-') return unsure(cx, 'Rscript reads its program from stdin');
-  cx.read(file, { tag: 'script' });
+  runsCode(cx, file, `Rscript ${file.raw}`);
   cx.unknownOperands(rest);
 };
 
