@@ -1,16 +1,19 @@
 import type { Op, SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
-import type { Analyser } from './analyse.js';
-import type { CommandContext, EmitOptions, PrintedPaths } from './extractTypes.js';
+import type { AnalysisParts } from './analysisParts.js';
+import type { CommandContext, EmitOptions, PrintedPaths } from './commandContext.js';
 import { unknownCommand } from './unknownCommand.js';
 
-/** What a command handler sees: one small object per command (methods on the prototype, no closures). */
 /** Programs that run the command they are given while they are still walking or reading. */
 const INTERLEAVED = new Set(['find', 'xargs', 'parallel']);
 
+/**
+ * What a command handler sees: one small object per command (methods on the prototype, no closures), which
+ * hands each request to the part of the analysis it concerns. A model holds it as a `CommandContext` only.
+ */
 export class CommandCx implements CommandContext {
   constructor(
-    private readonly a: Analyser,
+    private readonly p: AnalysisParts,
     readonly name: string,
     readonly args: readonly Field[],
     private readonly depth: number,
@@ -20,31 +23,32 @@ export class CommandCx implements CommandContext {
     return `${this.name}:${o?.tag ?? 'argv'}`;
   }
   read(f: Field, o?: EmitOptions): void {
-    this.a.emit(f, 'read', this.origin(o), o);
+    this.p.fields.emit(f, 'read', this.origin(o), o);
   }
   write(f: Field, o?: EmitOptions): void {
-    this.a.emit(f, 'write', this.origin(o), o);
+    this.p.fields.emit(f, 'write', this.origin(o), o);
   }
   emit(f: Field, op: Op, o?: EmitOptions): void {
-    this.a.emit(f, op, this.origin(o), o);
+    this.p.fields.emit(f, op, this.origin(o), o);
   }
   uncertain(reason: string, op: Op = 'write', raw = this.name): void {
-    this.a.uncertain(raw, op, this.name, reason);
+    this.p.sink.uncertain(raw, op, this.name, reason);
   }
   unknownOperands(fields: readonly Field[]): void {
-    unknownCommand(fields, new CommandCx(this.a, this.name, fields, this.depth));
+    unknownCommand(fields, new CommandCx(this.p, this.name, fields, this.depth));
   }
   exec(
     argv: readonly Field[],
     env?: 'other-user' | 'clean',
     vars?: readonly [string, string[] | null][],
   ): void {
-    if (this.depth + 1 > this.a.maxDepth)
-      this.a.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
+    const p = this.p;
+    if (this.depth + 1 > p.maxDepth)
+      p.sink.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
     else {
-      const run = () => this.a.withVars(vars ?? [], () => this.a.execWith(argv, this.depth + 1, env));
+      const run = () => p.scope.withVars(vars ?? [], () => p.runner.execWith(argv, this.depth + 1, env));
       // find -exec and xargs run their command while they walk or read: interleaved, not after.
-      if (INTERLEAVED.has(this.name)) this.a.unorderedRun(run);
+      if (INTERLEAVED.has(this.name)) p.sink.unorderedRun(run);
       else run();
     }
   }
@@ -53,7 +57,7 @@ export class CommandCx implements CommandContext {
     via: string,
     o?: { sameShell?: boolean; positional?: readonly Field[]; newProcess?: boolean; posix?: boolean },
   ): void {
-    this.a.nestedScript(
+    this.p.walker.nestedScript(
       text,
       this.depth + 1,
       via,
@@ -64,35 +68,35 @@ export class CommandCx implements CommandContext {
     );
   }
   chdir(target: Field | null, cdpath = false): void {
-    this.a.chdir(target, cdpath);
+    this.p.paths.chdir(target, cdpath);
   }
   setVar(
     name: string,
     values: string[] | null | 'unset' | 'declared',
     o?: { local?: boolean; maybe?: boolean },
   ): void {
-    this.a.setVar(name, values, o?.local, o?.maybe);
+    this.p.scope.setVar(name, values, o?.local, o?.maybe);
   }
   variable(name: string): string | null | undefined {
-    return this.a.variable(name);
+    return this.p.scope.variable(name);
   }
   exportFunction(name: string): void {
-    this.a.exportFunction(name);
+    this.p.scope.exportFunction(name);
   }
   dropFunction(name: string): void {
-    this.a.dropFunction(name);
+    this.p.scope.dropFunction(name);
   }
   exists(f: Field): boolean {
-    return this.a.exists(f);
+    return this.p.paths.exists(f);
   }
   resolveDir(f: Field): string | null {
-    return this.a.resolveDir(f);
+    return this.p.paths.resolveDir(f);
   }
   plannedLink(link: Field, target: Field | null): void {
-    this.a.plannedLink(link, target);
+    this.p.planned.link(link, target);
   }
   taint(dir: Field): void {
-    this.a.taint(dir);
+    this.p.planned.taint(dir);
   }
   under(roots: readonly Field[], raw: string, filters?: readonly (SubtreeFilter | undefined)[]): Field {
     return {
@@ -105,31 +109,31 @@ export class CommandCx implements CommandContext {
     };
   }
   globOptions(o: { dot?: boolean; nocase?: boolean }): void {
-    this.a.setGlobOptions(o);
+    this.p.scope.setGlobOptions(o);
   }
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string } {
-    return this.a.readContent(f, maxBytes);
+    return this.p.paths.readContent(f, maxBytes);
   }
   readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string } {
-    return this.a.readBytes(f, maxBytes);
+    return this.p.paths.readBytes(f, maxBytes);
   }
   stdinFile(): Field | undefined {
-    return this.a.stdinFile();
+    return this.p.pipe.stdinFile();
   }
   stdinPaths(): PrintedPaths | undefined {
-    return this.a.pipeInput();
+    return this.p.pipe.input();
   }
   defineAlias(name: string): void {
-    this.a.aliases.add(name);
+    this.p.scope.aliases.add(name);
   }
   splitRoots(paths: PrintedPaths): string[] | { splits: string } | null {
-    return this.a.splitRoots(paths);
+    return this.p.pipe.splitRoots(paths);
   }
   takePipedPaths(roots: readonly string[]): void {
-    this.a.takePipedPaths(roots);
+    this.p.pipe.takePipedPaths(roots);
   }
   printsPaths(paths: PrintedPaths): void {
-    this.a.pipeOutput(paths);
+    this.p.pipe.output(paths);
   }
   fromStdin(raw: string): Field {
     return {

@@ -47,7 +47,7 @@ export function extractAccesses(
   } catch (err) {
     if (err instanceof BudgetExceeded) {
       // Never a hang: what the walk found so far stands, and the rest is one uncertain access.
-      analyser.push(
+      analyser.sink.push(
         uncertainAccess(
           command.length > 200 ? `${command.slice(0, 200)}…` : command || '?',
           'write',
@@ -59,7 +59,7 @@ export function extractAccesses(
     } else if (!(err instanceof ShellParseError) && !(err instanceof RangeError)) throw err;
     // Fail closed: a command we cannot parse may touch anything.
     else
-      analyser.push(
+      analyser.sink.push(
         uncertainAccess(
           command || '?',
           'write',
@@ -71,13 +71,14 @@ export function extractAccesses(
   } finally {
     endBudget(saved);
   }
-  for (const m of analyser.metacharacters) if (!metacharacters.includes(m)) metacharacters.push(m);
-  const accesses = analyser.accesses;
-  markUnknownContents(accesses, analyser);
+  const { sink } = analyser;
+  for (const m of sink.metacharacters) if (!metacharacters.includes(m)) metacharacters.push(m);
+  const accesses = sink.accesses;
+  markUnknownContents(accesses, sink);
   return {
     accesses,
     uncertain: accesses.some((a) => !a.certain),
     metacharacters,
-    unknownCommands: analyser.unknown,
+    unknownCommands: sink.unknown,
   };
 }

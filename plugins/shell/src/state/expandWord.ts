@@ -6,6 +6,9 @@ import { braceExpand, TooManyExpansions } from './braceExpand.js';
 /** Where variables come from: values (several for a `for` loop variable), `null` unknown, `undefined` unset. */
 export type Lookup = (name: string) => readonly string[] | null | undefined;
 
+/** A word with nothing to expand, quote or glob: it is its own value. */
+export const PLAIN_WORD = /^[A-Za-z0-9_/.,:=+%@^-]+$/;
+
 /** One word after expansion, quote removal, field splitting and brace expansion. */
 export interface Field {
   value: string;
