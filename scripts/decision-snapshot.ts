@@ -7,8 +7,8 @@
  *
  * Timing must not decide: both run with a budget no analysis reaches (the tests and the usability run use the
  * default 50 ms, which a slow machine can exceed on a large workspace: `pnpm -r build`), and this process's
- * pid (`/proc/self` → `/proc/<pid>`) and the usability workspaces' temporary folder are written as `<pid>`
- * and `<root>`.
+ * pid (`/proc/self` → `/proc/<pid>`), the usability workspaces' temporary folder and this checkout's folder
+ * (a policy file's path in a reason) are written as `<pid>`, `<root>` and `<repo>`.
  *
  * One entry per line of the output, keyed and sorted, so two snapshots diff line by line:
  *
@@ -19,7 +19,7 @@
  * `--diff` prints every key whose entry differs (or exists on one side only) and exits 1 if there is one.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Access, createGuard, type Decision } from '../packages/core/src/index.js';
 import { folderRules, loadPolicy } from '../plugins/folder-rules/src/index.js';
@@ -32,13 +32,15 @@ import { POLICY_FILE } from '../test/usability/createUsabilityGuard.js';
 
 type Snapshot = Record<string, unknown>;
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = join(ROOT, 'plugins', 'shell', 'test', 'fixtures');
 const BUDGET_MS = 60_000;
 
-/** This process's pid, as `/proc/self` resolves, written `<pid>`. */
+/** This process's pid, as `/proc/self` resolves, written `<pid>`; this checkout's folder `<repo>`. */
 function withoutPid(s: string): string {
   return s
+    .split(ROOT)
+    .join('<repo>')
     .split(`/proc/${process.pid}/`)
     .join('/proc/<pid>/')
     .split(`"target":"${process.pid}"`)
