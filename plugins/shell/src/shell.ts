@@ -19,8 +19,7 @@ export type { ShellOptions, ShellToolSpec } from './shellOptions.js';
  *
  * @example
  * ```ts
- * import { createGuard } from '@toolgate/core';
- * import { shell } from '@toolgate/shell';
+ * // createGuard is exported by @toolgate/core, shell by this package (@toolgate/shell).
  * const guard = createGuard({ plugins: [shell({ metacharacters: 'deny' }), myPolicy] });
  * const d = await guard.check({ tool: 'shell_exec', args: { command: 'cat /etc/shadow' } }, ctx);
  * ```

@@ -17,7 +17,7 @@ export const DEFAULT_BUDGET_MS = 50;
  *
  * @example
  * ```ts
- * import { extractAccesses } from '@toolgate/shell';
+ * // extractAccesses is exported by the package (@toolgate/shell).
  * const { accesses } = extractAccesses('cd /etc && cat passwd > /tmp/x', ctx);
  * // read /etc (cd), read /etc/passwd, write /tmp/x
  * ```

@@ -17,7 +17,7 @@ const cache = new Lru<Script>(512);
  *
  * @example
  * ```ts
- * import { parseScript } from '@toolgate/shell';
+ * // parseScript is exported by the package (@toolgate/shell).
  * parseScript('cat a > b && cd /x').fast; // true: no bash-parser needed
  * parseScript('for f in *; do rm "$f"; done').fast; // false
  * ```
