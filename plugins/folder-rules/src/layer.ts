@@ -4,6 +4,7 @@ import type { PolicyDraft } from './draft.js';
 import { createEvaluator } from './evaluator.js';
 import { finalize } from './finalize.js';
 import { tighter } from './levels.js';
+import { layerLimits, widenedLimit } from './limits.js';
 import { staticPrefix } from './patterns.js';
 import type { CompiledPolicy, PolicyRule, Vector } from './types.js';
 
@@ -23,6 +24,8 @@ export function layerDrafts(base: PolicyDraft, overlay: PolicyDraft): PolicyDraf
     if (overlay.rules && overlay.rules.length > 0) out.rules = overlay.rules;
     if (overlay.extras) out.extras = { ...base.extras, ...overlay.extras };
   }
+  if (overlay.extras?.limits)
+    out.extras = { ...out.extras, limits: layerLimits(base.extras, overlay.extras) };
   for (const key of [
     'mode',
     'default',
@@ -153,6 +156,8 @@ export function finalizeLayered(
     // `uncertain: prompt` lets a human allow what `deny` refuses.
     if (overlay.narrowOnly && next.extras.uncertain === 'prompt' && compiled.extras.uncertain !== 'prompt')
       throw configError(overlay.source, 'uncertain', 'prompt', 'a narrowOnly overlay cannot widen uncertain: deny');
+    const widened = overlay.narrowOnly ? widenedLimit(compiled.extras.limits, next.extras.limits) : undefined;
+    if (widened) throw configError(overlay.source, `limits.${widened.field}`, widened.value, widened.why);
     compiled = next;
   });
   return compiled;

@@ -18,6 +18,7 @@ const NATIVE_LAYER = [
   // @toolgate/sandbox's switch (issue 16).
   'sandbox',
   'uncertain',
+  'limits',
 ];
 const FOLDER_CONFIG = ['defaultPolicy', 'rules', 'inheritFromTier'];
 const WUNDERLAND_RULE = ['pattern', 'read', 'write', 'description'];

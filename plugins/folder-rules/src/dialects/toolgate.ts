@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { configError } from '../configError.js';
 import { defaultSpec, type PolicyDraft } from '../draft.js';
 import { expandVars } from '../expandVars.js';
+import { limitsSchema, parseLimits } from '../limits.js';
 import { SELECTOR } from '../selectors.js';
 import type { PolicyRule, ShellToolEntry } from '../types.js';
 import type { LoadContext } from './fields.js';
@@ -97,6 +98,8 @@ const layer = z
     sandbox: z.enum(['off', 'uncertain', 'always']).optional(),
     // What a call analysis cannot prove gets when it does not run in the sandbox (default deny; never allow).
     uncertain: z.enum(['deny', 'prompt']).optional(),
+    // What a sandboxed run may use: { processes, memory, wallTime, tmpSize } (see ../limits.ts).
+    limits: limitsSchema.optional(),
   })
   .strict();
 
@@ -206,6 +209,8 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
   if (data.narrowOnly !== undefined) draft.narrowOnly = data.narrowOnly;
   if (data.sandbox !== undefined) draft.extras = { ...draft.extras, sandbox: data.sandbox };
   if (data.uncertain !== undefined) draft.extras = { ...draft.extras, uncertain: data.uncertain };
+  if (data.limits !== undefined)
+    draft.extras = { ...draft.extras, limits: parseLimits(data.limits, file, prefix) };
   if (data.tests) {
     draft.tests = data.tests.map((t, i) => ({
       expect: t.expect,
