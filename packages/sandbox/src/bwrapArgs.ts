@@ -1,5 +1,6 @@
 import { existsSync, readlinkSync } from 'node:fs';
 import { isSymlink } from './compileMounts.js';
+import { limitCommand, type SandboxLimits, tmpMount } from './limits.js';
 import { FLOOR, type MountPlan } from './mountPlan.js';
 
 /**
@@ -8,7 +9,10 @@ import { FLOOR, type MountPlan } from './mountPlan.js';
  * the policy speaks of files); no capabilities, no nested user namespaces (which could unmount the masks),
  * a new session (no TIOCSTI into the caller's terminal), and the sandbox dies with its parent.
  */
-export function bwrapArgs(plan: MountPlan, options: { chdir?: boolean } = {}): string[] {
+export function bwrapArgs(
+  plan: MountPlan,
+  options: { chdir?: boolean; limits?: SandboxLimits } = {},
+): string[] {
   const args: string[] = [];
   if (plan.base === 'root') args.push(plan.writableRoot ? '--bind' : '--ro-bind', '/', '/');
   else
@@ -18,7 +22,11 @@ export function bwrapArgs(plan: MountPlan, options: { chdir?: boolean } = {}): s
     }
   args.push('--dev', '/dev', '--proc', '/proc');
   const remount: string[] = [];
-  for (const op of plan.ops) {
+  // The policy's limits (./limits.ts): a sized tmpfs on a writable /tmp, beneath the mounts of /tmp's
+  // subtree; after `--`, what runs the command under the rlimits and the wall time.
+  const tmp = tmpMount(plan, options.limits);
+  for (const [i, op] of plan.ops.entries()) {
+    if (i === tmp?.before) args.push(...tmp.args);
     if (op.kind === 'rw') args.push('--bind', op.path, op.path);
     else if (op.kind === 'ro') args.push('--ro-bind', op.path, op.path);
     else if (op.kind === 'mask-file') args.push('--ro-bind', '/dev/null', op.path);
@@ -27,6 +35,7 @@ export function bwrapArgs(plan: MountPlan, options: { chdir?: boolean } = {}): s
       remount.push(op.path);
     }
   }
+  if (tmp?.before === plan.ops.length) args.push(...tmp.args);
   // Last: mounts beneath a masked directory (an approved file) need their mount point created in its tmpfs.
   for (const path of remount) args.push('--remount-ro', path);
   // Without --chdir bubblewrap keeps the directory it was started in: a rewritten call runs where the host
@@ -42,6 +51,7 @@ export function bwrapArgs(plan: MountPlan, options: { chdir?: boolean } = {}): s
     '--die-with-parent',
     '--new-session',
     '--',
+    ...limitCommand(options.limits),
   );
   return args;
 }

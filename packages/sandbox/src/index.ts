@@ -2,6 +2,8 @@ export { bwrapArgs } from './bwrapArgs.js';
 export type { CompileOptions } from './compileMounts.js';
 export { compileMounts } from './compileMounts.js';
 export type { WalkBounds } from './globWalk.js';
+export type { SandboxLimits } from './limits.js';
+export { describeLimits, KILL_AFTER_MS, limitsOf, WALL_TIME_EXIT } from './limits.js';
 export type { MountOp, MountPlan } from './mountPlan.js';
 export { FLOOR } from './mountPlan.js';
 export type { Availability } from './probe.js';

@@ -5,6 +5,7 @@ import type { CompiledPolicy } from '@toolgate/folder-rules';
 import { bwrapArgs } from './bwrapArgs.js';
 import { compileMounts } from './compileMounts.js';
 import type { WalkBounds } from './globWalk.js';
+import { limitsOf } from './limits.js';
 import { probeSandbox } from './probe.js';
 import { SANDBOX_MODES, type SandboxMode, sandboxModeOf } from './sandboxMode.js';
 import { shellJoin } from './shellQuote.js';
@@ -78,6 +79,7 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
     throw invalid('readOnly', options.readOnly, 'a list of absolute paths');
   const mode = options.mode ?? sandboxModeOf(policy);
   const bin = options.bwrap ?? 'bwrap';
+  const limits = limitsOf(policy); // the policy's `limits:` (./limits.ts)
 
   const prefix: SandboxGuard['prefix'] = (ctx, approved = [], opts = {}) => {
     const plan = compileMounts(policy, ctx, {
@@ -85,7 +87,7 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
       ...(options.walk ? { walk: options.walk } : {}),
       ...(options.readOnly ? { readOnly: options.readOnly } : {}),
     });
-    return [bin, ...bwrapArgs(plan, opts)];
+    return [bin, ...bwrapArgs(plan, limits ? { ...opts, limits } : opts)];
   };
 
   return {
