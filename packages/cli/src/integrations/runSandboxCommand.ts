@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Access, CallContext } from '@toolgate/core';
 import { createAccess } from '@toolgate/core';
-import { SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
+import { limitsOf, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
 import { loadConfig } from '../config/loadConfig.js';
 import { sandboxReadOnlyDirs } from '../config/policyCache.js';
 import { UsageError } from '../exitCodes.js';
@@ -28,10 +28,13 @@ function absolute(dir: string, flag: string): string {
 }
 
 /**
- * What `toolgate run` does before the command runs: the bubblewrap command line (`argv`), or the answer
- * without running anything — `--print`'s line, or why the sandbox cannot be built (exit 125).
+ * What `toolgate run` does before the command runs: the bubblewrap command line (`argv`) and the policy's
+ * wall-time limit (the runner's own deadline), or the answer without running anything — `--print`'s line,
+ * or why the sandbox cannot be built (exit 125).
  */
-export type SandboxPlan = { argv: string[] } | { exitCode: number; stdout: string; stderr: string };
+export type SandboxPlan =
+  | { argv: string[]; wallTimeMs?: number }
+  | { exitCode: number; stdout: string; stderr: string };
 
 /**
  * `toolgate run -- CMD…`: compiles the policy into a bubblewrap sandbox and runs the command in it with this
@@ -41,7 +44,7 @@ export type SandboxPlan = { argv: string[] } | { exitCode: number; stdout: strin
  */
 export async function runSandboxCommand(command: string[], o: RunCommandOptions): Promise<number> {
   const plan = await planSandboxCommand(command, o);
-  if ('argv' in plan) return execSandboxed(plan.argv);
+  if ('argv' in plan) return execSandboxed(plan.argv, plan.wallTimeMs);
   writeOut(1, plan.stdout);
   writeOut(2, plan.stderr);
   return plan.exitCode;
@@ -90,5 +93,7 @@ export async function planSandboxCommand(command: string[], o: RunCommandOptions
       stderr: `toolgate run: the policy cannot be compiled to a sandbox: ${error.message}\n`,
     };
   }
-  return o.print ? { exitCode: 0, stdout: `${shellJoin(argv)}\n`, stderr: '' } : { argv };
+  if (o.print) return { exitCode: 0, stdout: `${shellJoin(argv)}\n`, stderr: '' };
+  const wallTimeMs = limitsOf(policy)?.wallTimeMs;
+  return wallTimeMs === undefined ? { argv } : { argv, wallTimeMs };
 }

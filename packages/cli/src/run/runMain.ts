@@ -17,7 +17,7 @@ import { parseRunArgs } from './parseRunArgs.js';
 export async function runMain(argv: readonly string[]): Promise<number | undefined> {
   const plan = await planRun(argv);
   if (plan === undefined) return undefined;
-  if ('argv' in plan) return execSandboxed(plan.argv);
+  if ('argv' in plan) return execSandboxed(plan.argv, plan.wallTimeMs);
   writeOut(1, plan.stdout);
   writeOut(2, plan.stderr);
   return plan.exitCode;
