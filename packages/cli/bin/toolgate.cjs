@@ -151,8 +151,8 @@ function runHookBundle(argv, stdin) {
 }
 
 // ---- The hook server (src/hook/hookServer.ts) -------------------------------------------------------------
-// A warm process per user and build answers hook calls through a spool directory; this process then costs
-// Node's start and two small files. It never changes a decision (see hookServer.ts); whenever it cannot
+// A warm process per user and build answers hook calls through a unix socket in its spool directory; this
+// process then costs Node's start and one connection. It never changes a decision (see hookServer.ts); whenever it cannot
 // answer — not running, a spool that is not this user's alone, stdin not complete at once, a decline, a
 // crash, silence — this process runs the call itself with the stdin bytes it has read, and starts a server
 // for the next call if none runs. TOOLGATE_HOOK_SERVER=off turns it off.
@@ -185,16 +185,9 @@ function hookSpool(env) {
     Math.trunc(st.mtimeMs),
     st.ino,
   ];
-  return join(dir, `hookd-${shortHash(id.join('\0'))}`);
-}
-
-/**
- * The pid of the server of `spool` when one runs and the directory is this user's alone (mode 0700): anything
- * else there is not ours to trust (null: neither used nor started). Undefined when no server runs.
- */
-function serverPid(spool) {
-  const trusted = spoolTrusted(spool);
-  return trusted ? livePid(spool) : trusted;
+  const spool = join(dir, `hookd-${shortHash(id.join('\0'))}`);
+  // A unix socket's path has room for 107 bytes (Linux): where `sock` would not fit, no server.
+  return Buffer.byteLength(join(spool, 'sock')) > 100 ? undefined : spool;
 }
 
 /** Whether `spool` is this user's alone (mode 0700): true; null when it is not; undefined when missing. */
@@ -210,7 +203,7 @@ function spoolTrusted(spool) {
   return true;
 }
 
-/** The pid of the live server of a trusted `spool`, or undefined. */
+/** The pid of the live server of a trusted `spool`, or undefined (asked before starting one). */
 function livePid(spool) {
   try {
     const pidFile = join(spool, 'server.pid');
@@ -219,6 +212,11 @@ function livePid(spool) {
     const pid = Number.parseInt(readFileSync(pidFile, 'utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 0) return undefined;
     process.kill(pid, 0);
+    // A server killed a moment ago may not be reaped yet: a zombie serves nobody.
+    if (process.platform === 'linux') {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      if (stat[stat.lastIndexOf(')') + 2] === 'Z') return undefined;
+    }
     return pid;
   } catch {
     return undefined;
@@ -335,87 +333,158 @@ function writeFd(fd, text) {
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
+/** How long a caller waits for the server's answer (ms) before it answers itself. */
+const SERVER_WAIT_MS = 20_000;
+
 /**
- * Hands one call to the server of `spool` (running as `pid`) and waits for its answer ({stdout, stderr,
- * exitCode}, or {exec} for `command` 'run'); undefined when it declines, dies or stays silent — this process
- * then answers itself.
+ * A connection to the server of the trusted `spool`, through its socket (`sock`), made with libuv's pipe
+ * handle rather than node:net (which, with the stream modules under it, costs a call ~2 ms), then read and
+ * written through its fd; the server's nonce already read. `{none: true}` when no server listens there.
+ *
+ * The hand-over (issue 23, no secrets at rest): the request — the caller's whole environment among it —
+ * goes through the socket only, never into a file. The server sends a nonce first; this process sets its
+ * own name (comm) to it while it waits, so the server can tell from /proc that the peer is this user's
+ * process outside any sandbox (src/hook/hookServer.ts, peerIsOurs), and restores its name afterwards.
  */
-function askHookServer(spool, pid, argv, stdin, command) {
-  return sendToHookServer(spool, argv, stdin, command)?.wait(pid);
+function connectHookServer(spool) {
+  const pending =
+    process.execArgv.includes('--pending-deprecation') ||
+    /(^|\s)--pending-deprecation\b/.test(process.env.NODE_OPTIONS ?? '');
+  if (typeof process.binding !== 'function' || pending) return { none: true };
+  let pipe;
+  try {
+    const { Pipe, PipeConnectWrap, constants } = process.binding('pipe_wrap');
+    pipe = new Pipe(constants.SOCKET);
+    const req = new PipeConnectWrap();
+    req.oncomplete = () => {}; // connect(2) on a unix socket completes at once; its error shows on the fd
+    if (pipe.connect(req, join(spool, 'sock')) !== 0 || !(pipe.fd >= 0)) throw new Error('connect');
+  } catch {
+    closePipe(pipe);
+    return { none: true };
+  }
+  const conn = { pipe, fd: pipe.fd, rest: Buffer.alloc(0), deadline: Date.now() + SERVER_WAIT_MS };
+  const nonce = readFrame(conn, true);
+  if (nonce === 'none') {
+    closePipe(pipe);
+    return { none: true };
+  }
+  if (nonce === undefined) {
+    closePipe(pipe);
+    return {};
+  }
+  conn.nonce = nonce.toString('latin1');
+  return { conn };
+}
+
+function closePipe(pipe) {
+  try {
+    pipe?.close();
+  } catch {
+    /* closed */
+  }
 }
 
 /**
- * Hands one call to the server of the trusted `spool`; undefined when it could not be handed over.
- * `wait(pid)` then returns the answer of the server running as `pid` (or undefined, as askHookServer), and
- * `withdraw()` takes the request back (no server runs): in between, this process may check the server and
- * prepare what it does with the answer while the server works.
+ * The next frame (a 32-bit big-endian length, then that many bytes) from the server; undefined when the
+ * connection ends or the time is over, 'none' when `first` and the socket is not connected (no server).
  */
-function sendToHookServer(spool, argv, stdin, command) {
+function readFrame(conn, first = false) {
   const fs = require('node:fs');
-  const id = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-  const request = join(spool, `req-${id}`);
-  const response = join(spool, `res-${id}`);
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  for (let polls = 1; ; polls++) {
+    if (conn.rest.length >= 4) {
+      const length = conn.rest.readUInt32BE(0);
+      if (conn.rest.length >= 4 + length) {
+        const body = conn.rest.subarray(4, 4 + length);
+        conn.rest = conn.rest.subarray(4 + length);
+        return body;
+      }
+    }
+    let n;
+    try {
+      n = fs.readSync(conn.fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      if (first && ['EINVAL', 'ENOTCONN', 'ECONNREFUSED', 'ENOENT'].includes(error.code)) return 'none';
+      if (error.code !== 'EAGAIN') return undefined;
+      if (Date.now() > conn.deadline) return undefined;
+      // 50 µs apart for the first ~20 ms (an answer usually comes in 1–4 ms), then 0.5 ms.
+      Atomics.wait(pause, 0, 0, polls < 400 ? 0.05 : 0.5);
+      continue;
+    }
+    if (n === 0) return undefined; // the server closed the connection (it died, or refused)
+    conn.rest = Buffer.concat([conn.rest, buffer.subarray(0, n)]);
+  }
+}
+
+/** Writes all of `bytes` to the connection; false when it failed or the time is over. */
+function writeAll(conn, bytes) {
+  const fs = require('node:fs');
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(fs.writeSync(conn.fd, bytes));
+    } catch (error) {
+      if (error.code !== 'EAGAIN' || Date.now() > conn.deadline) return false;
+      Atomics.wait(pause, 0, 0, 0.05); // the server is reading: room soon
+    }
+  }
+  return true;
+}
+
+/**
+ * Hands one call to the server of `spool` over a connection from connectHookServer. `wait()` then returns
+ * its answer ({stdout, stderr, exitCode}, or {exec} for `command` 'run'), or undefined when it declines,
+ * dies or stays silent — this process then answers itself. In between, this process may prepare what it
+ * does with the answer while the server works. Undefined when it could not be handed over.
+ */
+function sendToHookServer(conn, argv, stdin, command) {
+  const title = process.title;
+  const restore = () => {
+    // The argv area now holds the title: put the command line back (as one string) for ps and pgrep -f.
+    process.title = [process.argv0, ...process.argv.slice(1)].join(' ');
+    if (process.title === conn.nonce) process.title = title;
+    closePipe(conn.pipe);
+  };
   try {
+    process.title = conn.nonce; // the proof the server reads in /proc/<pid>/comm
     const umask = process.umask(0o077);
     process.umask(umask);
     const header = JSON.stringify({
-      v: 1,
+      v: 2,
+      pid: process.pid,
+      nonce: conn.nonce,
       ...(command ? { command } : {}),
       argv,
       cwd: process.cwd(),
       env: process.env,
       umask,
     });
-    const tmp = join(spool, `.req-${id}`);
-    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${header}\n`), stdin]), { mode: 0o600 });
-    fs.renameSync(tmp, request);
+    const body = Buffer.concat([Buffer.from(`${header}\n`), stdin]);
+    const length = Buffer.allocUnsafe(4);
+    length.writeUInt32BE(body.length, 0);
+    if (!writeAll(conn, Buffer.concat([length, body]))) throw new Error('write');
   } catch {
+    restore();
     return undefined;
   }
-  const withdraw = () => {
+  const wait = () => {
+    const bytes = readFrame(conn);
+    restore();
+    let reply;
     try {
-      fs.unlinkSync(request); // if a server took it meanwhile, its late answer is swept
+      reply = bytes === undefined ? undefined : JSON.parse(bytes.toString('utf8'));
     } catch {
-      /* taken */
+      reply = undefined;
     }
+    const answer = reply && typeof reply.exitCode === 'number' && typeof reply.stdout === 'string';
+    const exec =
+      command === 'run' &&
+      Array.isArray(reply?.exec) &&
+      reply.exec.length > 0 &&
+      reply.exec.every((a) => typeof a === 'string') &&
+      (reply.wallTimeMs === undefined || (Number.isInteger(reply.wallTimeMs) && reply.wallTimeMs > 0));
+    return answer || exec ? reply : undefined;
   };
-  const wait = (pid) => {
-    const deadline = Date.now() + 20_000;
-    for (let polls = 1; ; polls++) {
-      if (fs.existsSync(response)) {
-        let reply;
-        try {
-          reply = JSON.parse(fs.readFileSync(response, 'utf8'));
-          fs.unlinkSync(response);
-        } catch {
-          reply = undefined;
-        }
-        const answer = reply && typeof reply.exitCode === 'number' && typeof reply.stdout === 'string';
-        const exec =
-          command === 'run' &&
-          Array.isArray(reply?.exec) &&
-          reply.exec.length > 0 &&
-          reply.exec.every((a) => typeof a === 'string');
-        return answer || exec ? reply : undefined;
-      }
-      // Now and then: is the server still there, and is there still time?
-      if (polls % 500 === 0) {
-        let gone = Date.now() > deadline;
-        try {
-          process.kill(pid, 0);
-        } catch {
-          gone = true;
-        }
-        if (gone) {
-          withdraw();
-          return undefined;
-        }
-      }
-      // 50 µs apart for the first ~20 ms (an answer usually comes in 1–4 ms), then 0.5 ms.
-      Atomics.wait(pause, 0, 0, polls < 400 ? 0.05 : 0.5);
-    }
-  };
-  return { wait, withdraw };
+  return { wait };
 }
 
 /** Starts a hook server for later calls (detached: it outlives this process). At most one start at a time. */
@@ -442,12 +511,24 @@ function startHookServer(spool) {
   }
 }
 
-/** TOOLGATE_HOOK_TRACE=<absolute file>: one line per call saying who answered it (diagnostics and tests). */
+/** The pid in the spool's server.pid (for the trace). */
+function servingPid(spool) {
+  try {
+    return Number.parseInt(readFileSync(join(spool, 'server.pid'), 'utf8'), 10);
+  } catch {
+    return 'the hook server';
+  }
+}
+
+/**
+ * TOOLGATE_HOOK_TRACE=<absolute file>: one line per call saying who answered it (diagnostics and tests);
+ * `line` may be a function, called only when tracing.
+ */
 function trace(line) {
   const file = process.env.TOOLGATE_HOOK_TRACE;
   if (!file || !isAbsolute(file)) return;
   try {
-    require('node:fs').appendFileSync(file, `${process.pid} ${line}\n`);
+    require('node:fs').appendFileSync(file, `${process.pid} ${typeof line === 'function' ? line() : line}\n`);
   } catch {
     /* diagnostics only */
   }
@@ -468,25 +549,28 @@ async function runHook(argv) {
     trace('in-process: stdin');
     return runHookBundle(argv);
   }
-  const pid = serverPid(spool);
+  const trusted = spoolTrusted(spool);
+  const connected = trusted ? connectHookServer(spool) : { none: true };
   // The event is written whole before the hook starts; one still open is the in-process reader's to time out.
-  const stdin = pid == null ? undefined : await collector.complete(250);
-  const answer = stdin === undefined ? undefined : askHookServer(spool, pid, argv, stdin);
+  const stdin = connected.conn ? await collector.complete(250) : undefined;
+  const sent = stdin === undefined ? undefined : sendToHookServer(connected.conn, argv, stdin);
+  if (connected.conn && !sent) closePipe(connected.conn.pipe);
+  const answer = sent?.wait();
   if (answer !== undefined) {
-    trace(`served by ${pid}`);
+    trace(() => `served by ${servingPid(spool)}`);
     collector.close();
     writeFd(1, answer.stdout);
     writeFd(2, answer.stderr);
     return answer.exitCode;
   }
   trace(
-    `in-process: ${pid === null ? "the spool is not this user's alone" : pid === undefined ? 'no server running' : stdin === undefined ? 'stdin still open' : 'the server did not answer'}`,
+    `in-process: ${trusted === null ? "the spool is not this user's alone" : connected.none ? 'no server running' : connected.conn && stdin === undefined ? 'stdin still open' : 'the server did not answer'}`,
   );
   let code = await runHookBundle(argv, collector.replay());
   if (code === undefined) {
     const { hookMain } = await import('../dist/hook/hookMain.js');
     code = await hookMain(argv, collector.replay());
-  } else if (pid === undefined) startHookServer(spool);
+  } else if (trusted !== null && connected.none && livePid(spool) === undefined) startHookServer(spool);
   collector.close();
   return code;
 }
@@ -514,34 +598,37 @@ async function runHookServer(spool) {
  */
 async function runRun(argv) {
   const spool = hookSpool(process.env);
-  // Handed over first, then the server checked (a request no server takes is withdrawn), then the exec
-  // bundle loaded: all of it while the server plans (on another core, usually).
+  // Connected and handed over first, then the exec bundle loaded while the server plans (on another core,
+  // usually).
   const trusted = spool === undefined ? undefined : spoolTrusted(spool);
-  let sent = trusted ? sendToHookServer(spool, argv, Buffer.alloc(0), 'run') : undefined;
-  const pid = trusted ? livePid(spool) : trusted;
-  if (sent && !pid) {
-    sent.withdraw();
-    sent = undefined;
-  }
+  const connected = trusted ? connectHookServer(spool) : { none: true };
+  const sent = connected.conn ? sendToHookServer(connected.conn, argv, Buffer.alloc(0), 'run') : undefined;
   const exec = sent ? loadBundle('exec') : undefined;
-  const reply = sent?.wait(pid);
+  const reply = sent?.wait();
   if (reply?.exec) {
-    const code = await runLoaded(exec, 'execMain', reply.exec);
+    const code = await runLoaded(exec, 'execMain', reply.exec, undefined, undefined, reply.wallTimeMs);
     if (code !== undefined) {
-      trace(`run served by ${pid}`);
+      trace(() => `run served by ${servingPid(spool)}`);
       return code;
     }
   } else if (reply !== undefined) {
-    trace(`run served by ${pid}`);
+    trace(() => `run served by ${servingPid(spool)}`);
     writeFd(1, reply.stdout);
     writeFd(2, reply.stderr);
     return reply.exitCode;
   }
   trace(
-    `run in-process: ${spool === undefined ? 'no server for this environment' : pid === null ? "the spool is not this user's alone" : pid === undefined ? 'no server running' : 'the server declined or did not answer'}`,
+    `run in-process: ${spool === undefined ? 'no server for this environment' : trusted === null ? "the spool is not this user's alone" : connected.none ? 'no server running' : 'the server declined or did not answer'}`,
   );
   const code = await runBundle('run', 'runMain', argv);
-  if (code !== undefined && pid === undefined && spool !== undefined) startHookServer(spool);
+  if (
+    code !== undefined &&
+    connected.none &&
+    trusted !== null &&
+    spool !== undefined &&
+    livePid(spool) === undefined
+  )
+    startHookServer(spool);
   return code;
 }
 
