@@ -99,3 +99,39 @@ describe.skipIf(!haveBwrap)('toolgate run: limits.wallTime', () => {
     expect(r.err).toBe('');
   });
 });
+
+describe.skipIf(!haveBwrap)('toolgate init: default limits', () => {
+  it('writes limits the sandbox enforces (processes, memory, wall time), and everyday work runs under them', () => {
+    const dir = join(root, 'init');
+    mkdirSync(dir, { recursive: true });
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
+    const init = spawnSync(process.execPath, [BIN, 'init', '--stdout'], { cwd: dir, env, encoding: 'utf8' });
+    expect(init.status).toBe(0);
+    expect(init.stdout).toMatch(/^limits: \{ processes: 1024, memory: 4GiB, wallTime: 30m \}$/m);
+    writeFileSync(join(dir, 'toolgate.yaml'), init.stdout);
+    const print = spawnSync(
+      process.execPath,
+      [BIN, 'run', '--policy', join(dir, 'toolgate.yaml'), '--print', '--', 'true'],
+      { cwd: dir, env, encoding: 'utf8' },
+    );
+    expect(print.stdout).toMatch(
+      / -- \/usr\/bin\/prlimit --nproc=1024:1024 --data=4294967296:4294967296 -- \S*timeout --verbose --kill-after=5s 1800s true\n$/,
+    );
+    const work = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--policy',
+        join(dir, 'toolgate.yaml'),
+        '--',
+        '/bin/sh',
+        '-c',
+        'ls / > /dev/null && echo ok',
+      ],
+      { cwd: dir, env, encoding: 'utf8' },
+    );
+    expect(work.stdout).toBe('ok\n');
+    expect(work.status).toBe(0);
+  });
+});

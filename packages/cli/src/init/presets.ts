@@ -165,11 +165,21 @@ tests:
 
 // Issue 22, prove or sandbox: what analysis cannot prove (a script the agent wrote and runs, `npm test`,
 // inline code) runs confined where bubblewrap works, and asks a human where it does not — never unconfined.
+// Issue 23: what one sandboxed run may use. Generous for builds and test runs (a task is a process or a
+// thread: a JVM or a parallel test runner has hundreds), tight enough to stop a fork bomb, a runaway
+// allocation or a hung command. tmpSize is left out on purpose: it gives the sandbox a private /tmp, where a
+// script the agent wrote to /tmp before the run would not be found.
+const LIMITS = `# What one sandboxed run may use: tasks (processes and threads) at once, memory per process, how long it
+# runs before it is ended (toolgate run then exits 124). \`tmpSize: 1GiB\` would also bound writes to /tmp, by
+# giving the run a private /tmp of that size (the host's /tmp, and what was put there before, not visible).
+limits: { processes: 1024, memory: 4GiB, wallTime: 30m }`;
+
 function sandboxLines(sandbox: { ok: true } | { ok: false; reason: string }): string {
   if (sandbox.ok)
     return `# Calls analysis cannot prove (code the agent wrote and runs: \`python3 x.py\`, \`npm test\`, \`make\`; inline
 # code) run inside an OS sandbox compiled from these same rules (bubblewrap works on this machine).
-sandbox: uncertain`;
+sandbox: uncertain
+${LIMITS}`;
   return `# The OS sandbox is not usable here (${sandbox.reason.replace(/\s+/g, ' ').slice(0, 160)}): calls analysis cannot
 # prove (code the agent wrote and runs, inline code) ask you instead. Install bubblewrap and set
 # \`sandbox: uncertain\` to run them confined without a question.
