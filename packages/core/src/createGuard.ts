@@ -13,6 +13,7 @@ import {
 } from './hooks.js';
 import { type PluginFailure, toPluginFailure } from './pluginFailure.js';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits, SessionStore } from './sessionStore.js';
+import { markAgentCode, type WritableProbe } from './stages/agentCode.js';
 import {
   buildDecision,
   frozenList,
@@ -21,7 +22,6 @@ import {
   observeDecision,
   toolNameOf,
 } from './stages/decide.js';
-import { markAgentCode, type WritableProbe } from './stages/agentCode.js';
 import { judgeForSandbox, rewriteForSandbox, sandboxing } from './stages/sandboxCall.js';
 import { settlePrompt } from './stages/settlePrompt.js';
 import type {
@@ -343,7 +343,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
       const finding: Finding = {
         action: sandboxed ? 'deny' : uncertainAction,
         code: 'PATH_UNCERTAIN',
-        reason: `cannot determine the path ${JSON.stringify(access.raw)} with certainty: ${access.reason ?? 'unknown'}`,
+        // A path that cannot be resolved, or a program whose effects analysis cannot prove (code it runs).
+        reason:
+          access.origin.endsWith(':argv') || access.origin.includes(':redirect')
+            ? `cannot determine the path ${JSON.stringify(access.raw)} with certainty: ${access.reason ?? 'unknown'}`
+            : `analysis cannot prove ${JSON.stringify(access.raw)}: ${access.reason ?? 'unknown'}`,
         access,
         plugin: 'core',
       };

@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
-// bash's compiled-in search path, used when the environment has no PATH at all (config-top.h).
-export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:.';
+export { DEFAULT_PATH } from '../state/defaultPath.js';
 
 /** Which file a command name runs: found on `$PATH`, not found anywhere, or not knowable. */
 export type ProgramLookup =

@@ -3,6 +3,7 @@ import { archiveReaders } from './archives/archiveReaders.js';
 import { compressors } from './archives/compressors.js';
 import { tar } from './archives/tar.js';
 import { unzip, zip } from './archives/zip.js';
+import { codeRunners } from './build/codeRunners.js';
 import { make } from './build/make.js';
 import { builtins } from './builtins/builtins.js';
 import { copyMove } from './files/copyMove.js';
@@ -82,6 +83,8 @@ export const commandTable: ReadonlyMap<string, CommandHandler> = new Map(
     git,
     make,
     gmake: make,
+    // Build tools, test runners and task runners: they run the project's own code (invariant 6).
+    ...codeRunners,
     ...packageManagers,
     ...systemPackages,
   }),

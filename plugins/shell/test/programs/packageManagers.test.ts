@@ -20,9 +20,10 @@ function project(scripts: Record<string, string>): string {
 
 function accesses(cmd: string, cwd: string): string[] {
   const r = extractAccesses(cmd, context(cwd));
-  return r.accesses.map((a) =>
-    a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`,
-  );
+  // Markers (npmrc files npm trusts) are no accesses: the policy judges only who could write them.
+  return r.accesses
+    .filter((a) => a.runs === undefined)
+    .map((a) => (a.certain ? `${a.op}${a.scope === 'subtree' ? '*' : ''} ${a.realPath}` : `${a.op} ?`));
 }
 
 describe('package.json scripts are analysed as shell', () => {
@@ -44,7 +45,8 @@ describe('package.json scripts are analysed as shell', () => {
     writeFileSync(join(d, '.env'), 'K=1\n');
     expect(accesses('npm run leak', d)).toContain('read /home/agent/.ssh/id_rsa');
     expect(verdict('npm run env', d)).toMatch(/^deny/);
-    expect(verdict('npm test', d)).toBe('allow');
+    // `vitest run` is a test runner: it runs the test files and the config, code nobody analysed (issue 22).
+    expect(verdict('npm test', d)).toMatch(/^deny \(uncertain: `vitest` runs the test files/);
     expect(verdict('pnpm env', d)).toMatch(/^deny/);
     expect(verdict('yarn env', d)).toMatch(/^deny/);
     expect(verdict('yarn run env', d)).toMatch(/^deny/);
@@ -292,7 +294,8 @@ describe('workspace runs: the script is judged in every package the workspace li
     '': { build: 'tsc -b' },
     'packages/a': { build: 'rm -rf dist && tsc -p .' },
     'packages/b': { build: 'cat ~/.ssh/id_rsa' },
-    'packages/c': { lint: 'eslint .' },
+    // A script whose programs are all proven (eslint would run its config: uncertain, see codeRunners).
+    'packages/c': { lint: 'grep -c TODO README.md' },
     'apps/web/site': { build: 'rm -rf out' },
     'tools/x': { build: 'cat /etc/shadow' }, // not listed: never runs
   };

@@ -12,6 +12,6 @@ import type { Field } from '../../state/expandWord.js';
  */
 export function runsCode(cx: CommandContext, file: Field | undefined, what: string): void {
   if (file) cx.read(file, { tag: 'script' });
-  const target = file ? file.raw : 'code';
-  cx.uncertain(`${what} runs ${target}, code that is not analysed`, 'write', file?.raw ?? cx.name);
+  const runs = file ? `runs ${file.raw}, code` : 'runs code';
+  cx.uncertain(`${what} ${runs} that is not analysed`, 'write', file?.raw ?? cx.name);
 }

@@ -55,6 +55,13 @@ export function install(
         runScript(cx, s.scripts, name, { prePost: false, args: [], via: cx.name, dir });
     else if (cx.exists(join(dir, 'package.json'))) cx.uncertain(`${cx.name}: ${s.uncertain}`);
   }
+  // Dependencies' own lifecycle scripts (preinstall/install/postinstall of every package installed): npm and
+  // yarn run them, pnpm ≥ 10 only for the packages its onlyBuiltDependencies allows. Code nobody analysed.
+  const removes = /^(uninstall|remove|rm|r|un|unlink)$/.test(sub);
+  if (!ignoreScripts && !removes && dependencyScriptsRun(cx, m, dir, args))
+    cx.uncertain(
+      `${cx.name} ${sub} runs the lifecycle scripts of the packages it installs: code that is not analysed`,
+    );
   // `npm install ./dir` / `file:../x` installs a local folder: it is read (and its scripts run).
   for (const a of args) {
     if (a.uncertain !== undefined) cx.uncertain(`${cx.name}: a package spec is not known`);
@@ -70,6 +77,33 @@ export function install(
   if (CLEAN_INSTALL.has(sub)) return;
   cx.write(join(dir, lockfile(m)), { tag: 'install' });
   if (!PLAIN_INSTALL.has(sub) || args.length > 0) cx.write(join(dir, 'package.json'), { tag: 'install' });
+}
+
+// pnpm settings that let dependencies' build scripts run (pnpm 10 runs none by default).
+const PNPM_BUILDS =
+  /onlyBuiltDependencies|dangerouslyAllowAllBuilds|dangerously-allow-all-builds|neverBuiltDependencies/;
+
+/** Whether installing runs dependencies' lifecycle scripts: any dependency (or a named package), per manager. */
+function dependencyScriptsRun(cx: CommandContext, m: Manager, dir: Field, args: readonly Field[]): boolean {
+  const named = args.some((a) => !a.value.startsWith('-'));
+  const pkg = cx.readContent(join(dir, 'package.json'));
+  let deps = named;
+  if (!('uncertain' in pkg)) {
+    try {
+      const json = JSON.parse(pkg.text) as Record<string, unknown>;
+      for (const k of ['dependencies', 'devDependencies', 'optionalDependencies'])
+        if (json[k] && typeof json[k] === 'object' && Object.keys(json[k] as object).length > 0) deps = true;
+    } catch {
+      deps = true;
+    }
+  } else deps = true;
+  if (!deps) return false;
+  if (m !== 'pnpm') return true;
+  for (const f of ['package.json', 'pnpm-workspace.yaml', '.npmrc']) {
+    const c = cx.readContent(join(dir, f), 256 * 1024);
+    if ('text' in c && PNPM_BUILDS.test(c.text)) return true;
+  }
+  return false;
 }
 
 export function run(
@@ -125,5 +159,6 @@ export function bin(cx: CommandContext, dir: Field, name: Field, args: readonly 
     );
     return;
   }
-  cx.exec([literal(name.value), ...args]);
+  // The project's own bin: program identity judges the file (code the agent can usually write).
+  cx.exec([local, ...args]);
 }

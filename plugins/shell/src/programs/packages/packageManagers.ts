@@ -2,6 +2,7 @@ import type { CommandHandler } from '../../effects/extractTypes.js';
 import { has, parseArgs, values } from '../argv.js';
 import { emitOptions, literal } from '../spec.js';
 import { bin, install, projectDir, projectNpmrc, run } from './installAndRun.js';
+import { npmConfigInputs } from './npmConfig.js';
 import {
   INSTALL,
   type Manager,
@@ -43,6 +44,7 @@ function packageManager(m: Manager, dirOpts: readonly string[]): CommandHandler 
       p.operands.some((f) => f.value === '-g' || f.value === '--global' || f.value === '--location=global');
     const [sub, ...args] = m === 'npm' ? p.operands : p.operands;
     projectNpmrc(cx, dir);
+    npmConfigInputs(cx);
     const ignoreScripts = cx.args.some((f) => f.value === '--ignore-scripts');
     if (sub === undefined && m !== 'yarn') return; // usage or `--version`: prints only
     const name = sub?.value ?? 'install'; // `yarn` alone installs

@@ -1,4 +1,5 @@
 import type { CommandContext } from '../../effects/extractTypes.js';
+import { DEFAULT_PATH } from '../../state/defaultPath.js';
 import type { Field } from '../../state/expandWord.js';
 
 /** Single-quotes a word for the shell, so arguments appended to a script stay one word each. */
@@ -45,9 +46,26 @@ export function inDir(dir: Field, text: string): string {
 }
 
 /**
+ * The PATH a package manager gives a script: `node_modules/.bin` of the package directory and of each of its
+ * ancestors, nearest first (npm's run-script; pnpm and yarn likewise), before the caller's PATH. A program
+ * found there is the project's own code (program identity: the policy says whether the agent can write it).
+ */
+export function scriptPath(cx: CommandContext, dir: Field): string | undefined {
+  const real = cx.resolveDir(dir);
+  if (real === null) return undefined;
+  const bins: string[] = [];
+  for (let d = real; ; d = d.slice(0, d.lastIndexOf('/')) || '/') {
+    bins.push(`${d === '/' ? '' : d}/node_modules/.bin`);
+    if (d === '/') break;
+  }
+  return bins.join(':');
+}
+
+/**
  * Analyses script `name` (and its pre/post scripts) as shell, the way the package manager runs it: with
- * `sh -c` in the package directory, `node_modules/.bin` on PATH. Programs from `.bin` that the command
- * table does not know get its unknown-command treatment. Returns `false` when the script does not exist.
+ * `sh -c` in the package directory, `node_modules/.bin` on PATH (see scriptPath): `vitest run` runs
+ * `node_modules/.bin/vitest`, code the agent can write, so such a script is uncertain; `rm -rf dist` is
+ * judged as written. Returns `false` when the script does not exist.
  */
 export function runScript(
   cx: CommandContext,
@@ -62,11 +80,18 @@ export function runScript(
     return true;
   }
   const extra = o.args.map((a) => quote(a.value)).join(' ');
+  const bins = scriptPath(cx, o.dir);
+  if (bins === undefined) {
+    cx.uncertain(`${o.via}: the package directory is not known, nor which programs its scripts run`);
+    return true;
+  }
+  // The caller's PATH follows; unset, a shell's default would (npm passes none then: only the bins).
+  const path = `PATH=${quote(bins)}:"\${PATH:-${DEFAULT_PATH}}"; `;
   const order = o.prePost ? [`pre${name}`, name, `post${name}`] : [name];
   for (const s of order) {
     const text = scripts[s];
     if (text === undefined) continue;
-    cx.script(inDir(o.dir, s === name && extra !== '' ? `${text} ${extra}` : text), `${o.via} ${s}`);
+    cx.script(path + inDir(o.dir, s === name && extra !== '' ? `${text} ${extra}` : text), `${o.via} ${s}`);
   }
   return true;
 }
