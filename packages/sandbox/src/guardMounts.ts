@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type GuardPaths, RUNTIME_PREFIX } from '@toolgate/folder-rules';
 
@@ -23,6 +23,14 @@ function entriesOf(dir: string): Dirent[] {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
@@ -60,8 +68,9 @@ export function guardMounts(
     const real = realOf(dir);
     if (real === undefined) {
       // The project's `.claude` of an assistant this user has (its `~/.claude` exists): made, empty, read-only.
+      // (Not a dangling link: bubblewrap would make its mount point wherever the link leads.)
       const own = join(home, basename(dir));
-      if (dir !== own && existsSync(own)) missingSealed.push(dir);
+      if (dir !== own && existsSync(own) && !isLink(dir)) missingSealed.push(dir);
       continue;
     }
     if (real === '/' || !isDir(real)) continue;

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Access, CallContext, Finding } from '@toolgate/core';
 import { isWithin } from '@toolgate/core';
@@ -84,31 +84,32 @@ export function guardPathsOf(
   return { files: [...new Set(files)], dirs, sealed, ...(cache ? { cache } : {}) };
 }
 
-/** A path with its links resolved (the nearest existing ancestor's real path plus the rest). */
-function realForm(path: string): string {
-  let head = path;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      const real = realpathSync.native(head);
-      return tail.length === 0 ? real : join(real, ...tail.reverse());
-    } catch {
-      const up = dirname(head);
-      if (up === head) return path;
-      tail.push(basename(head));
-      head = up;
+/**
+ * A path with its links resolved (the nearest existing ancestor's real path plus the rest), memoised within one
+ * judgement: the guard paths share their ancestors, and `existsSync` walks up without throwing.
+ */
+function realFormer(): (path: string) => string {
+  const memo = new Map<string, string>();
+  const real = (path: string): string => {
+    let r = memo.get(path);
+    if (r !== undefined) return r;
+    if (existsSync(path)) {
+      try {
+        r = realpathSync.native(path);
+      } catch {
+        r = path;
+      }
+    } else {
+      const up = dirname(path);
+      r = up === path ? path : join(real(up), basename(path));
     }
-  }
+    memo.set(path, r);
+    return r;
+  };
+  return real;
 }
 
-function exists(path: string): boolean {
-  try {
-    realpathSync.native(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (path: string) => existsSync(path);
 
 // macOS and Windows filesystems ignore case by default: there `.CLAUDE/settings.json` is the hook settings.
 const FOLD = process.platform === 'darwin' || process.platform === 'win32';
@@ -132,6 +133,7 @@ export function guardFinding(
     if (!access.certain || (access.op !== 'write' && access.op !== 'read')) continue;
     if (guard === undefined) {
       const g = guardPathsOf(policy, ctx);
+      const realForm = realFormer();
       cache = g.cache === undefined ? undefined : realForm(g.cache);
       guard = [];
       for (const p of [
