@@ -72,7 +72,12 @@ beforeAll(() => {
       devDependencies: { vitest: '1.0.0' },
     }),
   );
-  writeFileSync(join(ws, 'Makefile'), 'all:\n\tpython3 x.py\nclean:\n\trm -rf build\n');
+  writeFileSync(
+    join(ws, 'Makefile'),
+    'all:\n\tpython3 x.py\nclean:\n\trm -rf build\ncc:\n\t$(CC) -o app app.c\n' +
+      // a recipe line continued with backslash-newline: the shell joins it into one word
+      `join:\n\tcat ${home}/.ss\\\n\th/id_rsa\n`,
+  );
   writeFileSync(join(ws, 'conftest.py'), 'import os\n');
   writeFileSync(join(ws, 'Cargo.toml'), '[package]\nname = "p"\nversion = "0.1.0"\n');
   writeFileSync(join(ws, 'build.rs'), 'fn main() {}\n');

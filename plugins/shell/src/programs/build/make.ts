@@ -4,7 +4,7 @@ import type { Field } from '../../state/expandWord.js';
 import { has, parseArgs, values } from '../argv.js';
 import { inDir } from '../packages/packageScripts.js';
 import { emitOptions, literal, unknownOptions } from '../spec.js';
-import { expandMake, type Makefile, parseMakefile } from './makefile.js';
+import { BUILTIN, expandMake, type Makefile, parseMakefile } from './makefile.js';
 
 /** Most rules one `make` call walks before the rest is uncertain. */
 const MAX_RULES = 200;
@@ -127,6 +127,7 @@ export const make: CommandHandler = (cx) => {
     cx.uncertain(`make: ${mk.uncertain}`);
     return;
   }
+  environmentInputs(cx, mk, has(p, '-e', '--environment-overrides'));
   for (const [k, v] of assigns) {
     if (/^(SHELL|MAKEFLAGS|MAKE|MAKEFILES)$/.test(k)) cx.uncertain(`make ${k}=… changes how recipes run`);
     mk.vars.set(k, v);
@@ -141,6 +142,33 @@ export const make: CommandHandler = (cx) => {
     mk.vars.has('MAKEFLAGS');
   runTargets(cx, mk, dir, wanted, dryRun, parallel);
 };
+
+/**
+ * What make takes from its environment (GNU make manual, "Variables from the Environment", "The Variable
+ * MAKEFILES", "Communicating Options to a Sub-make"): every variable becomes a make variable — one the
+ * makefile does not set replaces a built-in default (`CC=./evil make` runs ./evil through `$(CC)`), so such
+ * a variable is left to the shell's view of the environment; `MAKEFILES` names makefiles read first;
+ * `MAKEFLAGS`/`GNUMAKEFLAGS` may carry variable definitions and options; `-e` lets the environment override
+ * the makefile itself.
+ */
+function environmentInputs(cx: CommandContext, mk: Makefile, envOverrides: boolean): void {
+  for (const [name, fallback] of BUILTIN) {
+    if (name === 'MAKE' || name === 'SHELL') continue; // make sets these itself
+    if (mk.vars.get(name) === fallback && cx.variable(name) !== undefined) mk.vars.delete(name);
+  }
+  for (const name of ['MAKEFILES', 'GNUMAKEFLAGS'])
+    if (cx.variable(name) !== undefined)
+      cx.uncertain(`make reads ${name} from the environment`, 'write', name);
+  const flags = cx.variable('MAKEFLAGS');
+  // Plain flags are harmless (`-j4`, `s`, `--no-print-directory`); a definition or an option naming files is not.
+  if (
+    flags === null ||
+    (flags !== undefined &&
+      /=|(^|\s)-?[a-zA-Z]*[fCIEoW]|--(eval|file|makefile|directory|include)/.test(flags))
+  )
+    cx.uncertain('make reads definitions or options from MAKEFLAGS in the environment', 'write', 'MAKEFLAGS');
+  if (envOverrides) cx.uncertain('make -e lets the environment override the makefile', 'write', '-e');
+}
 
 /**
  * GNU make's special targets (make(1) "Special Built-in Target Names") that are not suffix rules and bring no

@@ -12,7 +12,7 @@ export interface Makefile {
 }
 
 /** GNU make's built-in variables a recipe may use (`make -p -f /dev/null`); all are plain programs. */
-const BUILTIN: ReadonlyArray<[string, string]> = [
+export const BUILTIN: ReadonlyArray<[string, string]> = [
   ['CC', 'cc'],
   ['CXX', 'g++'],
   ['CPP', 'cc -E'],
@@ -47,7 +47,7 @@ export function parseMakefile(text: string): Makefile | { uncertain: string } {
   const rules = new Map<string, Rule>();
   let defaultTarget: string | undefined;
   let current: Rule[] = [];
-  const lines = text.replace(/\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
+  const lines = logicalLines(text);
   for (const raw of lines) {
     if (raw.startsWith('\t')) {
       if (current.length === 0) {
@@ -118,6 +118,29 @@ export function parseMakefile(text: string): Makefile | { uncertain: string } {
     }
   }
   return defaultTarget === undefined ? { vars, rules } : { vars, rules, defaultTarget };
+}
+
+/**
+ * Joins continuation lines as make does. Outside recipes a backslash-newline and the blanks around it become
+ * one space. In a recipe line make keeps the backslash and the newline — the shell joins them (GNU make
+ * manual, "Splitting Recipe Lines") — and drops one tab at the start of the next line: `cat /etc/sha\` +
+ * `<TAB>dow` runs `cat /etc/shadow`, not `cat /etc/sha dow`.
+ */
+function logicalLines(text: string): string[] {
+  const raw = text.split(/\r?\n/);
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    let line = raw[i]!;
+    const recipe = line.startsWith('\t');
+    while (/(^|[^\\])(\\\\)*\\$/.test(line) && i + 1 < raw.length) {
+      const next = raw[++i]!;
+      line = recipe
+        ? `${line}\n${next.startsWith('\t') ? next.slice(1) : next}`
+        : `${line.slice(0, -1).replace(/[ \t]+$/, '')} ${next.replace(/^[ \t]+/, '')}`;
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 /** `#` starts a comment except when escaped (`\#`); in variable values too, as in make. */
