@@ -50,6 +50,7 @@ const POLICY = [
   '  - { pattern: "~/**", access: write }',
   '  - { pattern: "~/.ssh/**", access: deny }',
   '  - { pattern: "**/.env", access: deny }',
+  '  - { pattern: "<workspace>/conf/*.key", access: read }',
   '',
 ].join('\n');
 
@@ -83,6 +84,7 @@ function fixture(o: { projectClaude?: boolean } = {}): Fixture {
   file(join(ws, 'sub', '.env'), CANARY.env);
   file(join(ws, 'sub', 'code.txt'), 'code\n');
   file(join(ws, 'other', '.ENV'), CANARY.envUpper);
+  file(join(ws, 'conf', 'a.key'), 'KEY-ORIGINAL');
   if (o.projectClaude !== false) {
     file(join(ws, '.claude', 'settings.json'), ORIGINAL.settings);
     file(join(ws, '.claude', 'commands', 'x.md'), ORIGINAL.command);
@@ -221,9 +223,28 @@ const CASES: Record<string, Case[]> = {
       },
     },
     {
+      name: 'mv ~/.ssh away (the masked directory itself), read it under the new name',
+      kind: 'attack',
+      script: 'mv ~/.ssh ~/.ssh.old; cat ~/.ssh.old/id_rsa; rm -rf ~/.ssh',
+      check: (fx, r) => {
+        noCanary(r);
+        expect(read(join(fx.home, '.ssh', 'id_rsa'))).toBe(CANARY.ssh);
+      },
+    },
+    {
+      name: 'mv conf away, plant conf/a.key (read-only under a write-deny glob)',
+      kind: 'attack',
+      script: 'echo PLANTED > conf/a.key; mv conf conf_old; mkdir -p conf; echo PLANTED > conf/a.key',
+      check: (fx) => {
+        expect(read(join(fx.ws, 'conf', 'a.key'))).toBe('KEY-ORIGINAL');
+        expect(existsSync(join(fx.ws, 'conf_old'))).toBe(false);
+      },
+    },
+    {
       name: 'twin: ordinary directories rename (with their files), new ones too',
       kind: 'twin',
-      script: 'mv src src2 && mkdir lib && mv lib lib2 && mv sub/code.txt sub/code2.txt && echo RENAMED',
+      script:
+        'mv src src2 && mkdir lib && mv lib lib2 && mv sub/code.txt sub/code2.txt && echo n > conf/notes.txt && echo RENAMED',
       check: (fx, r) => {
         expect(r.out).toContain('RENAMED');
         expect(read(join(fx.ws, 'src2', 'a.txt'))).toBe('a\n');
