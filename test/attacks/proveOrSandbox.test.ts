@@ -125,3 +125,28 @@ describe('prove or sandbox: code the agent wrote never runs unconfined', () => {
     });
   }
 });
+
+describe('git stash apply/pop recreate what the stash holds', () => {
+  it('a stash with untracked files (a stashed .env) is uncertain; a stash of tracked changes is proven', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const repo = join(root, 'repo');
+    mkdirSync(repo);
+    const git = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...a], { cwd: repo, stdio: 'pipe' });
+    git('init', '-q');
+    writeFileSync(join(repo, 'a.txt'), 'a\n');
+    git('add', 'a.txt');
+    git('commit', '-qm', 'a');
+    writeFileSync(join(repo, '.env'), 'SECRET=1\n');
+    git('stash', '-u', '-q');
+    const here = { ...ctx, cwd: repo, workspace: repo };
+    const pop = await plain.check({ tool: 'Bash', args: { command: 'git stash pop' } }, here);
+    expect(pop.action).toBe('deny');
+    expect(pop.reasons[0]?.reason).toMatch(/recreates untracked files/);
+    git('stash', 'drop', '-q');
+    writeFileSync(join(repo, 'a.txt'), 'b\n');
+    git('stash', '-q');
+    const twin = await plain.check({ tool: 'Bash', args: { command: 'git stash pop' } }, here);
+    expect(twin.action, twin.reasons[0]?.reason).toBe('allow');
+  });
+});

@@ -2,6 +2,7 @@ import type { Field } from '../../../state/expandWord.js';
 import { has, values } from '../../argv.js';
 import type { GitCall, Plan } from './gitCall.js';
 import { HOOKS, REF_AND_INDEX_HOOKS } from './hooks.js';
+import { stashHasUntracked } from './stashUntracked.js';
 
 // Subcommands that write the index, refs or the worktree. Which files they touch follows git's manual:
 // `add -A` stages every file that is not ignored; commit refreshes the index (it lstat()s tracked files and
@@ -182,8 +183,17 @@ export function stash(g: GitCall, action: string): Plan {
   if (a === 'list' || a === 'show') return { gitDir: 'read', risks: ['pager', 'diff'], hooks: [] };
   if (a === 'drop' || a === 'clear' || a === 'create' || a === 'store')
     return { gitDir: 'write', risks: [], hooks: REF_AND_INDEX_HOOKS };
-  if (a === 'apply' || a === 'pop' || a === 'branch') g.worktree('write', 'tracked');
-  else if (a === 'push' || a === 'save' || a.startsWith('-')) {
+  if (a === 'apply' || a === 'pop' || a === 'branch') {
+    g.worktree('write', 'tracked');
+    // A stash made with -u/-a recreates untracked files too, under names only the stash holds (`.env`).
+    const entry = g.p.operands.find((f) => !f.value.startsWith('-'));
+    const u =
+      entry?.uncertain !== undefined
+        ? { uncertain: 'the stash entry is not known' }
+        : stashHasUntracked(g.repo.commonDir, a === 'branch' ? g.p.operands[1]?.value : entry?.value);
+    if (u === true) g.uncertain(`stash ${a}: the stash recreates untracked files whose names only it holds`);
+    else if (u !== false) g.uncertain(`stash ${a}: ${u.uncertain}`);
+  } else if (a === 'push' || a === 'save' || a.startsWith('-')) {
     for (const f of values(g.p, '--pathspec-from-file')) g.path(f, 'read');
     const all = has(g.p, '-a', '--all');
     const untracked = has(g.p, '-u', '--include-untracked');
