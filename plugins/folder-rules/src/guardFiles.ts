@@ -125,7 +125,7 @@ const within = (p: string, root: string) => isWithin(fold(p), fold(root));
 export function guardFinding(
   accesses: readonly Access[],
   policy: Pick<CompiledPolicy, 'sources'>,
-  ctx: Pick<CallContext, 'workspace' | 'home' | 'env'>,
+  ctx: Pick<CallContext, 'workspace' | 'home' | 'env'> & Partial<Pick<CallContext, 'cwd'>>,
 ): Finding | undefined {
   let guard: { path: string; dir: boolean }[] | undefined;
   let cache: string | undefined;
@@ -169,6 +169,12 @@ export function guardFinding(
           `${g.path} is ${g.dir ? "toolgate's own directory" : "a file toolgate trusts (its policy or an assistant's hook settings)"}: read-only to the agent whatever the policy says`,
         );
     }
+    const planted = forms.find((f) => isProjectPolicyName(f, ctx));
+    if (planted !== undefined)
+      return deny(
+        access,
+        `${planted} is where toolgate looks for a project policy (in the workspace, the working directory or above): a policy written there would decide later calls`,
+      );
   }
   return undefined;
 }
@@ -187,6 +193,21 @@ function carries(access: Access, path: string, ctx: Pick<CallContext, 'workspace
   } catch {
     return false;
   }
+}
+
+/** The names toolgate's policy discovery tries in each directory (the CLI's `PROJECT_POLICY_FILES`). */
+const PROJECT_POLICY = /^toolgate\.(?:yaml|yml|json|toml)$/;
+
+/**
+ * Whether `path` is a name policy discovery would find from the workspace or the working directory: a
+ * `toolgate.yaml` (…) or anything in a `.toolgate/` directory, in either of them or above. Lexical, no I/O: a
+ * file that does not exist yet is the point (a project policy planted where a user policy was in use).
+ */
+function isProjectPolicyName(path: string, ctx: { workspace: string; cwd?: string }): boolean {
+  const dir = dirname(path);
+  const starts = ctx.cwd === undefined ? [ctx.workspace] : [ctx.workspace, ctx.cwd];
+  if (PROJECT_POLICY.test(fold(basename(path)))) return starts.some((s) => within(s, dir));
+  return basename(dir) === '.toolgate' && starts.some((s) => within(s, dirname(dir)));
 }
 
 /** The first component of `path` beneath `root` (`root/hookd-1/req` ⇒ `hookd-1`). */

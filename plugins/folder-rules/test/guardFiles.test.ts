@@ -73,6 +73,19 @@ describe('guard files (built in, not policy-dependent)', () => {
     expect(d.envelope?.error).toMatch(/read-only to the agent whatever the policy says/);
   });
 
+  it('denies planting a project policy where discovery would find it (workspace or above), not deeper', async () => {
+    for (const path of [
+      join(ws, 'toolgate.yml'),
+      join(root, 'toolgate.json'),
+      join(root, '.toolgate', 'policy.yaml'),
+    ]) {
+      const d = await write(path);
+      expect(d.reasons[0]?.code, path).toBe('GUARD_FILE');
+      expect(d.envelope?.error).toMatch(/project policy/);
+    }
+    expect((await write(join(ws, 'src', 'toolgate.yaml'))).action).toBe('allow');
+  });
+
   it('denies moving a directory that holds a guard file away, allows ordinary ones', async () => {
     const moved = await guard.check(
       { tool: 'move_file', args: { source: join(ws, '.claude'), destination: join(ws, '.claude.old') } },
