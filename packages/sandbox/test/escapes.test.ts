@@ -315,6 +315,16 @@ const CASES: Record<string, Case[]> = {
       },
     },
     {
+      name: 'hard-link a guard file into the writable workspace and write through the link',
+      kind: 'attack',
+      script:
+        'ln toolgate.yaml hl1; echo "default: write" >> hl1; ln .claude/settings.json hl2; echo x >> hl2',
+      check: (fx) => {
+        expect(read(fx.policy)).toBe(POLICY);
+        expect(read(join(fx.ws, '.claude', 'settings.json'))).toBe(ORIGINAL.settings);
+      },
+    },
+    {
       name: "rewrite a compiled policy in toolgate's cache",
       kind: 'attack',
       script: 'echo PLANTED > ~/.cache/toolgate/policies/p.json; echo x > ~/.cache/toolgate/new',
