@@ -17,6 +17,11 @@ export function sandboxNotice(decision: Pick<Decision, 'sandboxed'>): string {
   return (
     `toolgate: this command ran inside an OS sandbox compiled from the policy${because}. ` +
     'Writes outside the allowed paths fail ("Read-only file system", "Permission denied") and denied files ' +
-    'are hidden: such errors are the policy, not a fault of the machine.'
+    'are hidden: such errors are the policy, not a fault of the machine.' +
+    (decision.sandboxed?.limits
+      ? ` Limits of the run (policy limits: ${decision.sandboxed.limits}): past them a fork fails ("Cannot fork"), ` +
+        'an allocation fails, a write to /tmp fails with "No space left on device", and at the wall time the ' +
+        'command is ended ("timeout: sending signal TERM", exit 124).'
+      : '')
   );
 }

@@ -211,10 +211,14 @@ export interface SandboxedRun {
   /** What analysis could not prove (empty when the policy sandboxes every shell call). */
   uncertain: readonly Finding[];
   mode: 'uncertain' | 'always';
+  /** The policy's limits on the run, in words (`processes 256, memory 2GiB, wallTime 10m`), when it sets any. */
+  limits?: string;
 }
 
 /** What a sandbox gives core: a rewrite of one call, or why it cannot run one (then the call is denied). */
-export type SandboxRewrite = Pick<SandboxedRun, 'argv' | 'command' | 'args'> | { unavailable: string };
+export type SandboxRewrite =
+  | Pick<SandboxedRun, 'argv' | 'command' | 'args' | 'limits'>
+  | { unavailable: string };
 
 /**
  * An OS sandbox compiled from the same policy (`@toolgate/sandbox`). Core asks it to rewrite a shell call

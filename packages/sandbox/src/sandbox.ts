@@ -5,7 +5,7 @@ import type { CompiledPolicy } from '@toolgate/folder-rules';
 import { bwrapArgs } from './bwrapArgs.js';
 import { compileMounts } from './compileMounts.js';
 import type { WalkBounds } from './globWalk.js';
-import { limitsOf } from './limits.js';
+import { describeLimits, limitsOf } from './limits.js';
 import { probeSandbox } from './probe.js';
 import { SANDBOX_MODES, type SandboxMode, sandboxModeOf } from './sandboxMode.js';
 import { shellJoin } from './shellQuote.js';
@@ -120,6 +120,7 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
       const line = shellJoin(argv);
       return {
         argv,
+        ...(limits ? { limits: describeLimits(limits) } : {}),
         command: line,
         args: { ...call.args, [key as string]: typeof command === 'string' ? line : argv },
       };

@@ -1,8 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadPolicy } from '@toolgate/folder-rules';
+import { auditLog } from '@toolgate/audit-log';
+import { createGuard, sandboxNotice } from '@toolgate/core';
+import { folderRules, loadPolicy } from '@toolgate/folder-rules';
+import { shell } from '@toolgate/shell';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeLimits, limitsOf, probeSandbox, sandbox } from '../src/index.js';
 
@@ -210,5 +222,49 @@ describe.skipIf(!haveBwrap)('limits: enforced inside bubblewrap', () => {
     expect(r.code).toBe(0);
     expect(r.out.trim()).toBe('16777216');
     expect(existsSync(join(ws, 'big'))).toBe(true);
+  });
+});
+
+describe.skipIf(!haveBwrap)('limits: what the decision, the model and the audit are told', () => {
+  it('a sandboxed call names the limits in force: decision, the notice for the model, the audit record', async () => {
+    const file = policyFile(
+      [
+        'sandbox: uncertain',
+        'default: read',
+        'rules:',
+        '  - { pattern: "<workspace>/**", access: write }',
+        'limits: { processes: 256, memory: 2GiB, wallTime: 10m }',
+      ],
+      'guard.yaml',
+    );
+    const policy = loadPolicy({ dialect: 'toolgate', file });
+    const audit = join(root, 'audit.log');
+    const guard = createGuard({
+      plugins: [shell(), folderRules({ policy }), auditLog({ file: audit })],
+      sandbox: sandbox({ policy }),
+    });
+    const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home, env: { HOME: home } };
+    const d = await guard.check({ tool: 'Bash', args: { command: 'python3 x.py' } }, ctx);
+    expect(d.sandboxed?.limits).toBe('processes 256, memory 2GiB, wallTime 10m');
+    expect(d.sandboxed?.command).toMatch(
+      / -- \S*prlimit --nproc=256:256 --data=2147483648:2147483648 -- \S*timeout /,
+    );
+    expect(sandboxNotice(d)).toMatch(/policy limits: processes 256, memory 2GiB, wallTime 10m.*exit 124/);
+    await guard.close?.();
+    const record = JSON.parse(readFileSync(audit, 'utf8').trim().split('\n').at(-1)!);
+    expect(record.sandboxed.limits).toBe('processes 256, memory 2GiB, wallTime 10m');
+  });
+
+  it('twin: without limits, none is named', async () => {
+    const policy = loadPolicy({
+      dialect: 'toolgate',
+      file: policyFile(['sandbox: uncertain', 'default: read'], 'nolimits.yaml'),
+    });
+    const guard = createGuard({ plugins: [shell(), folderRules({ policy })], sandbox: sandbox({ policy }) });
+    const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home, env: { HOME: home } };
+    const d = await guard.check({ tool: 'Bash', args: { command: 'python3 x.py' } }, ctx);
+    expect(d.sandboxed).toBeDefined();
+    expect(d.sandboxed?.limits).toBeUndefined();
+    expect(sandboxNotice(d)).not.toMatch(/limits/);
   });
 });

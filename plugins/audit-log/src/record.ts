@@ -47,7 +47,7 @@ export interface AuditRecord {
   paths: RecordPath[];
   approval?: { approved: boolean; by: string; reason?: string; grant?: unknown };
   /** The call ran inside the OS sandbox instead of being denied: why (what analysis could not prove). */
-  sandboxed?: { mode: 'uncertain' | 'always'; uncertain: string[] };
+  sandboxed?: { mode: 'uncertain' | 'always'; uncertain: string[]; limits?: string };
   args?: unknown;
   /** Present when the trail is chained. */
   prev?: string;
@@ -138,6 +138,7 @@ export function buildRecord(
     r.sandboxed = {
       mode: decision.sandboxed.mode,
       uncertain: decision.sandboxed.uncertain.map((f) => `${f.code}: ${f.reason}`),
+      ...(decision.sandboxed.limits ? { limits: decision.sandboxed.limits } : {}),
     };
   const approval = decision.approval;
   if (approval) {

@@ -78,6 +78,7 @@ export function rewriteForSandbox(
           args: Object.freeze({ ...r.args }),
           uncertain: Object.freeze([...state.deferred]),
           mode,
+          ...(r.limits ? { limits: r.limits } : {}),
         }),
       };
     }
