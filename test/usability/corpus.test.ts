@@ -14,10 +14,12 @@ describe('usability corpus data', () => {
     for (const c of corpus) expect(c.why.length, c.where).toBeGreaterThan(2);
   });
 
-  it('keeps about 4 % uncertain, as the issue expects of everyday work', () => {
+  it('expects running project code to be uncertain (prove or sandbox), and little else', () => {
+    // Issue 12 expected ~4 % uncertain (inline code, stdin programs); issue 22 adds every run of project code
+    // (test runners, package scripts calling node_modules/.bin, installs with lifecycle scripts, builds).
     const uncertain = corpus.filter((c) => c.expectA === 'uncertain').length / corpus.length;
-    expect(uncertain).toBeGreaterThan(0.02);
-    expect(uncertain).toBeLessThan(0.08);
+    expect(uncertain).toBeGreaterThan(0.08);
+    expect(uncertain).toBeLessThan(0.2);
   });
 
   it('is valid bash, every line (one `bash -n` over all of them, each as a function body)', () => {
@@ -70,4 +72,40 @@ describe('usability workspaces', () => {
     expect(lstatSync(join(ws, 'vendor-docs')).isSymbolicLink()).toBe(true);
     expect(existsSync(join(w.contexts.A.home, '.ssh', 'id_rsa'))).toBe(true);
   });
+});
+
+// Issue 22's yardstick, checked against the real analysis: with `sandbox: uncertain` (what `toolgate init`
+// writes where bubblewrap works) at least 99 % of everyday work runs — allowed, or allowed sandboxed — and no
+// case the corpus expects a rule to deny is allowed unconfined.
+describe('usability with the OS sandbox on', () => {
+  let workspaces: Workspaces;
+  beforeAll(() => {
+    workspaces = buildWorkspaces();
+  });
+  afterAll(() => workspaces?.dispose());
+
+  it('≥ 99 % of everyday work is allowed or sandboxed in both workspaces; no expected deny runs unconfined', async () => {
+    const { createSandboxedUsabilityGuard } = await import('./createUsabilityGuard.js');
+    const guard = createSandboxedUsabilityGuard();
+    const corpus = loadCorpus();
+    for (const ws of ['A', 'B'] as const) {
+      let everyday = 0;
+      let usable = 0;
+      const leaks: string[] = [];
+      for (const c of corpus) {
+        const expected = ws === 'A' ? c.expectA : c.expectB;
+        const d = await guard.check({ tool: 'Bash', args: { command: c.command } }, workspaces.contexts[ws], {
+          resolvePrompts: false,
+        });
+        if (expected === 'deny') {
+          if (d.action === 'allow' && !d.sandboxed) leaks.push(c.where);
+          continue;
+        }
+        everyday++;
+        if (d.action === 'allow') usable++;
+      }
+      expect(leaks, ws).toEqual([]);
+      expect(usable / everyday, `${ws}: ${usable}/${everyday}`).toBeGreaterThanOrEqual(0.99);
+    }
+  }, 120_000);
 });

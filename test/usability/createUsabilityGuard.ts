@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createGuard, type Guard } from '@toolgate/core';
 import { folderRules, loadPolicy } from '@toolgate/folder-rules';
+import { sandbox } from '@toolgate/sandbox';
 import { shell } from '@toolgate/shell';
 
 /** The native policy file every usability check runs under (see policy.yaml). */
@@ -15,4 +16,19 @@ export const POLICY_FILE = fileURLToPath(new URL('./policy.yaml', import.meta.ur
 export function createUsabilityGuard(): Guard {
   const policy = loadPolicy({ dialect: 'toolgate', file: POLICY_FILE });
   return createGuard({ plugins: [shell(), folderRules({ policy })] });
+}
+
+/**
+ * The same guard with the OS sandbox on (`sandbox: uncertain`, what `toolgate init` writes where bubblewrap
+ * works): a call analysis cannot prove is allowed *sandboxed* instead of denied (issue 22's usability yardstick).
+ * @example
+ * const d = await createSandboxedUsabilityGuard().check({ tool: 'Bash', args: { command: 'npm test' } }, ctx);
+ * // d.action === 'allow', d.sandboxed !== undefined
+ */
+export function createSandboxedUsabilityGuard(): Guard {
+  const policy = loadPolicy({ dialect: 'toolgate', file: POLICY_FILE });
+  return createGuard({
+    plugins: [shell(), folderRules({ policy })],
+    sandbox: sandbox({ policy, mode: 'uncertain' }),
+  });
 }

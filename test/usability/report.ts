@@ -10,6 +10,8 @@ export interface Outcome {
   reason: string;
   /** `CODE op program` of the deciding finding (see `decidingAccess`). */
   decider: string;
+  /** The answer with the OS sandbox on (`sandbox: uncertain`): `sandboxed` = allowed inside bubblewrap. */
+  sandboxed: 'allow' | 'sandboxed' | 'deny' | 'prompt' | 'error';
 }
 
 const GOTS: readonly Got[] = ['allow', 'deny', 'uncertain', 'prompt', 'error'];
@@ -108,4 +110,34 @@ export function printReport(outcomes: readonly Outcome[], log: (line: string) =>
     log(
       `  [${o.workspace}] ${o.case.where.padEnd(16)} ${o.case.command.replaceAll('\n', '⏎')}\n        expected ${o.expected}, got ${o.got}${o.reason ? `: ${o.reason}` : ''}`,
     );
+}
+
+/**
+ * Issue 22's yardstick: with the sandbox on, how much everyday work runs (allowed, or allowed sandboxed).
+ * Everyday work is every case not expected to be denied by a rule (expected allow or uncertain).
+ */
+export function printSandboxReport(
+  outcomes: readonly Outcome[],
+  log: (line: string) => void = console.log,
+): void {
+  log('\nwith the OS sandbox on (sandbox: uncertain): allowed / sandboxed / denied');
+  for (const ws of ['A', 'B'] as const) {
+    const mine = outcomes.filter((o) => o.workspace === ws);
+    const count = (rows: readonly Outcome[], k: Outcome['sandboxed']) =>
+      rows.filter((o) => o.sandboxed === k).length;
+    const all = (rows: readonly Outcome[]) =>
+      `allow ${count(rows, 'allow')}, sandboxed ${count(rows, 'sandboxed')}, deny ${count(rows, 'deny')}, prompt ${count(rows, 'prompt')}, error ${count(rows, 'error')}`;
+    const everyday = mine.filter((o) => o.expected !== 'deny');
+    const usable = everyday.filter((o) => o.sandboxed === 'allow' || o.sandboxed === 'sandboxed').length;
+    const without = everyday.filter((o) => o.got === 'allow').length;
+    log(`workspace ${ws}: every case: ${all(mine)}`);
+    log(
+      `  everyday work (${everyday.length} cases not expected to be denied): usable ${usable} (${pct(usable, everyday.length)} %) with the sandbox, ${without} (${pct(without, everyday.length)} %) without`,
+    );
+    const expectedDeny = mine.filter((o) => o.expected === 'deny');
+    const leaked = expectedDeny.filter((o) => o.sandboxed === 'allow').length;
+    log(`  expected denies allowed unconfined with the sandbox on: ${leaked} (must be 0)`);
+    for (const o of everyday.filter((x) => x.sandboxed !== 'allow' && x.sandboxed !== 'sandboxed'))
+      log(`    not usable: ${o.case.where} ${o.case.command.replaceAll('\n', '⏎')} → ${o.sandboxed}`);
+  }
 }

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { buildWorkspaces } from './buildWorkspaces.js';
 import { classify, decidingAccess, firstReason } from './classify.js';
 import { loadCorpus } from './corpus.js';
-import { createUsabilityGuard } from './createUsabilityGuard.js';
-import { type Outcome, printReport } from './report.js';
+import { createSandboxedUsabilityGuard, createUsabilityGuard } from './createUsabilityGuard.js';
+import { type Outcome, printReport, printSandboxReport } from './report.js';
 
 export interface UsabilityOptions {
   /** Only the cases of this corpus file (`git`, `text`…). */
@@ -23,11 +23,15 @@ export async function runUsability(options: UsabilityOptions = {}): Promise<Outc
   const workspaces = buildWorkspaces();
   try {
     const guard = createUsabilityGuard();
+    const confined = createSandboxedUsabilityGuard();
     const outcomes: Outcome[] = [];
     const started = performance.now();
     for (const c of corpus) {
       for (const ws of ['A', 'B'] as const) {
-        const d = await guard.check({ tool: 'Bash', args: { command: c.command } }, workspaces.contexts[ws]);
+        const call = { tool: 'Bash', args: { command: c.command } };
+        const d = await guard.check(call, workspaces.contexts[ws]);
+        const s = await confined.check(call, workspaces.contexts[ws], { resolvePrompts: false });
+        const got = classify(s);
         const expected = ws === 'A' ? c.expectA : c.expectB;
         outcomes.push({
           case: c,
@@ -36,11 +40,13 @@ export async function runUsability(options: UsabilityOptions = {}): Promise<Outc
           got: classify(d),
           reason: firstReason(d),
           decider: decidingAccess(d),
+          sandboxed: s.sandboxed && s.action === 'allow' ? 'sandboxed' : got === 'uncertain' ? 'deny' : got,
         });
       }
     }
     const ms = performance.now() - started;
     printReport(outcomes);
+    printSandboxReport(outcomes);
     console.log(`\n${outcomes.length} checks in ${ms.toFixed(0)} ms`);
     if (options.json) {
       const rows = outcomes.map((o) => ({
@@ -49,6 +55,7 @@ export async function runUsability(options: UsabilityOptions = {}): Promise<Outc
         workspace: o.workspace,
         expected: o.expected,
         got: o.got,
+        sandboxed: o.sandboxed,
         reason: o.reason,
       }));
       writeFileSync(options.json, `${JSON.stringify(rows, null, 1)}\n`);
