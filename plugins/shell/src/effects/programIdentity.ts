@@ -9,9 +9,22 @@ export type ProgramLookup =
   | { kind: 'missing' }
   | { kind: 'uncertain'; reason: string };
 
-function executableFile(path: string): boolean {
+/**
+ * `stat(2)` results of one analysis (a script's commands search the same PATH directories again and again):
+ * memoised for that analysis only, never across calls — a program can appear between two calls.
+ */
+export type StatMemo = Map<string, { file: boolean; exec: boolean; mode: number } | null>;
+
+function statOf(
+  path: string,
+  memo: StatMemo | undefined,
+): { file: boolean; exec: boolean; mode: number } | null {
+  const hit = memo?.get(path);
+  if (hit !== undefined) return hit;
   const st = statSync(path, { throwIfNoEntry: false });
-  return st !== undefined && st.isFile() && (st.mode & 0o111) !== 0;
+  const r = st === undefined ? null : { file: st.isFile(), exec: (st.mode & 0o111) !== 0, mode: st.mode };
+  memo?.set(path, r);
+  return r;
 }
 
 /**
@@ -29,6 +42,7 @@ export function findProgram(
   pathValue: string,
   cwd: string | null,
   writtenInto: (dir: string) => boolean,
+  memo?: StatMemo,
 ): ProgramLookup {
   for (const raw of pathValue.split(':')) {
     const entry = raw === '' ? '.' : raw;
@@ -36,10 +50,11 @@ export function findProgram(
       return { kind: 'uncertain', reason: `$PATH entry ${entry} is relative to an unknown directory` };
     const dir = isAbsolute(entry) ? entry : join(cwd!, entry);
     const file = join(dir, name);
-    if (executableFile(file)) return { kind: 'found', file, entry };
+    const st = statOf(file, memo);
+    if (st?.file && st.exec) return { kind: 'found', file, entry };
     if (writtenInto(dir))
       return { kind: 'uncertain', reason: `this line may create ${name} in $PATH entry ${entry} first` };
-    const mode = statSync(dir, { throwIfNoEntry: false })?.mode;
+    const mode = statOf(dir, memo)?.mode;
     // The sticky bit (/tmp) protects others' files, not the creation of new names.
     if (mode !== undefined && (mode & 0o002) !== 0)
       return { kind: 'uncertain', reason: `$PATH entry ${entry} is writable by anyone` };

@@ -10,7 +10,7 @@ import { codeInArgv } from './codeInData.js';
 import type { CommandContext } from './commandContext.js';
 import { CommandCx } from './commandCx.js';
 import { BASH_BUILTINS, lookupInPath } from './pathLookup.js';
-import { DEFAULT_PATH, findProgram } from './programIdentity.js';
+import { DEFAULT_PATH, findProgram, type StatMemo } from './programIdentity.js';
 import { writtenBefore } from './readContent.js';
 import { unknownCommand } from './unknownCommand.js';
 
@@ -25,6 +25,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
  */
 export class CommandRunner implements ArgvRunner {
   private readonly parts: AnalysisParts;
+  /** PATH directories' stat results, for this analysis only (see StatMemo). */
+  private readonly statMemo: StatMemo = new Map();
 
   /** `programs`: mark the file each command word runs (see `ExtractOptions.programs`). */
   constructor(
@@ -96,8 +98,6 @@ export class CommandRunner implements ArgvRunner {
   private byPath(head: Field, name: string, args: readonly Field[], depth: number): void {
     const { sink, paths } = this.parts;
     this.parts.fields.emit(head, 'read', `${name}:exec`);
-    if (this.programs)
-      this.parts.fields.emit(head, 'read', `${name}:program`, { runs: `\`${head.raw}\` runs` });
     const content = paths.readContent(head, 256 * 1024);
     // Written as a file by this line (a redirect, a heredoc, a copy of one file): code nobody has seen.
     // A file a whole-tree write brings (`python3 -m venv .venv && .venv/bin/pip …`) is an installed
@@ -133,6 +133,9 @@ export class CommandRunner implements ArgvRunner {
       );
       return;
     }
+    // Not shell text we analysed: a program whose code the policy may let the agent write (program identity).
+    if (this.programs)
+      this.parts.fields.emit(head, 'read', `${name}:program`, { runs: `\`${head.raw}\` runs` });
     sink.unknown.push(name);
     this.unknownOperands(name, args);
   }
@@ -265,7 +268,13 @@ export class CommandRunner implements ArgvRunner {
     }
     for (const value of path ?? [DEFAULT_PATH])
       for (const cwd of scope.state.cwds) {
-        const hit = findProgram(head.value, value, cwd, (dir) => writtenBefore(sink.accesses, dir));
+        const hit = findProgram(
+          head.value,
+          value,
+          cwd,
+          (dir) => writtenBefore(sink.accesses, dir),
+          this.statMemo,
+        );
         if (hit.kind === 'uncertain') sink.uncertain(head.value, 'write', 'command', hit.reason);
         else if (hit.kind === 'found')
           fields.emit({ ...head, value: hit.file, glob: -1, tilde: false }, 'read', `${head.value}:program`, {

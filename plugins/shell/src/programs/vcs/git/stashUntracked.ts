@@ -27,6 +27,9 @@ export function stashHasUntracked(
         .filter((l) => l !== '') ?? [];
     sha = lines[lines.length - 1 - n]?.split(' ')[1];
   }
+  // No stash at all: `git stash pop` fails ("No stash entries found") and recreates nothing. A stash made
+  // earlier on the same line holds only what that push judged (its worktree write).
+  if (n === 0 && sha === undefined) return false;
   if (!sha || !/^[0-9a-f]{40}$/.test(sha)) return { uncertain: `stash@{${n}} is not found` };
   let raw: Buffer;
   try {
