@@ -88,3 +88,63 @@ describe('toolgate init', () => {
     expect(check('read_file', '~/.ssh/id_rsa', bare)).toBe(1);
   });
 });
+
+// Issue 22: the sandbox is the normal path for what analysis cannot prove.
+describe('toolgate init probes the OS sandbox', () => {
+  it('writes `sandbox: uncertain` where bubblewrap works, and says so', () => {
+    const r = toolgate(['init', '--preset', 'standard', '--force'], project);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/sandbox: uncertain — what analysis cannot prove runs inside bubblewrap/);
+    const text = readFileSync(join(project, 'toolgate.yaml'), 'utf8');
+    expect(text).toMatch(/^sandbox: uncertain$/m);
+    expect(text).not.toMatch(/^uncertain: prompt$/m);
+    // a script the agent wrote is sandboxed, not allowed unconfined and not refused
+    writeFileSync(join(project, 'x.py'), 'print(1)\n');
+    const d = toolgate(
+      ['check', '--json', '--call', JSON.stringify({ tool: 'Bash', args: { command: 'python3 x.py' } })],
+      project,
+    );
+    expect(d.code, d.stderr).toBe(0);
+    const out = JSON.parse(d.stdout) as { decision: string; sandboxed?: { uncertain: { reason: string }[] } };
+    expect(out.sandboxed?.uncertain.map((f) => f.reason).join(' ')).toMatch(/x\.py/);
+    const text2 = toolgate(
+      ['check', '--call', JSON.stringify({ tool: 'Bash', args: { command: 'python3 x.py' } })],
+      project,
+    );
+    expect(text2.stdout).toMatch(
+      /ALLOW \(sandboxed\)[\s\S]*would run in the sandbox compiled from the policy, because:\n {4}- .*x\.py/,
+    );
+    const explained = toolgate(
+      ['explain', '--call', JSON.stringify({ tool: 'Bash', args: { command: 'python3 x.py' } })],
+      project,
+    );
+    expect(explained.stdout).toMatch(/decision: ALLOW \(sandboxed\)[\s\S]*would run in the sandbox/);
+    // twin: `python3 --version` runs no project code and stays a plain allow
+    const v = toolgate(
+      ['check', '--json', '--call', JSON.stringify({ tool: 'Bash', args: { command: 'python3 --version' } })],
+      project,
+    );
+    expect(JSON.parse(v.stdout).sandboxed).toBeUndefined();
+    expect(v.code).toBe(0);
+  });
+
+  it('writes `uncertain: prompt` with the reason where bubblewrap is missing, and that policy asks', () => {
+    // PATH without bwrap: the probe fails as on a machine without bubblewrap.
+    const bin = join(root, 'nobwrap');
+    mkdirSync(bin, { recursive: true });
+    const r = runCli(['init', '--preset', 'standard', '--force'], { cwd: project, home, env: { PATH: bin } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /uncertain: prompt — bubblewrap is not usable here \(bubblewrap is not installed/,
+    );
+    const text = readFileSync(join(project, 'toolgate.yaml'), 'utf8');
+    expect(text).toMatch(/^uncertain: prompt$/m);
+    expect(text).not.toMatch(/^sandbox: uncertain$/m);
+    writeFileSync(join(project, 'x.py'), 'print(1)\n');
+    const d = toolgate(
+      ['check', '--call', JSON.stringify({ tool: 'Bash', args: { command: 'python3 x.py' } })],
+      project,
+    );
+    expect(d.code, d.stdout).toBe(3);
+  });
+});
