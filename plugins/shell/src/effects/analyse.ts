@@ -95,6 +95,10 @@ export class Analyser implements Walker {
     } else this.nestedScript(n.text, depth + 1, n.origin, true);
   }
 
+  execWith(argv: readonly Field[], depth: number, env?: 'other-user' | 'clean'): void {
+    this.runner.execWith(argv, depth, env);
+  }
+
   codeSink(depth: number): CodeSink {
     return {
       lookup: this.scope.lookup,

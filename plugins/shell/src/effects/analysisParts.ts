@@ -1,4 +1,3 @@
-import type { Field } from '../state/expandWord.js';
 import type { AccessSink } from './accessSink.js';
 import type { FieldAccesses } from './fieldAccesses.js';
 import type { PathScope } from './pathScope.js';
@@ -6,12 +5,6 @@ import type { PipeFlow } from './pipeFlow.js';
 import type { PlannedPaths } from './plannedPaths.js';
 import type { ShellScope } from './shellScope.js';
 import type { Walker } from './walker.js';
-
-/** Runs a command given as argv, as wrappers and `xargs` hand it on. */
-export interface ArgvRunner {
-  /** `env`: as another user (`sudo`), or with an emptied environment (`env -i`). */
-  execWith(argv: readonly Field[], depth: number, env?: 'other-user' | 'clean'): void;
-}
 
 /** The collaborators of one analysis, as a command's context reaches them (see `CommandCx`). */
 export interface AnalysisParts {
@@ -22,7 +15,6 @@ export interface AnalysisParts {
   readonly planned: PlannedPaths;
   readonly pipe: PipeFlow;
   readonly walker: Walker;
-  readonly runner: ArgvRunner;
   /** How deeply nested code and wrappers may go. */
   readonly maxDepth: number;
 }

@@ -46,7 +46,7 @@ export class CommandCx implements CommandContext {
     if (this.depth + 1 > p.maxDepth)
       p.sink.uncertain(this.name, 'write', this.name, 'wrappers nested too deep');
     else {
-      const run = () => p.scope.withVars(vars ?? [], () => p.runner.execWith(argv, this.depth + 1, env));
+      const run = () => p.scope.withVars(vars ?? [], () => p.walker.execWith(argv, this.depth + 1, env));
       // find -exec and xargs run their command while they walk or read: interleaved, not after.
       if (INTERLEAVED.has(this.name)) p.sink.unorderedRun(run);
       else run();

@@ -5,7 +5,7 @@ import { commandTable } from '../programs/table.js';
 import { type Field, fieldAsValue } from '../state/expandWord.js';
 import type { FuncDef } from '../state/shellState.js';
 import { writableVars } from '../state/shellState.js';
-import type { AnalysisParts, ArgvRunner } from './analysisParts.js';
+import type { AnalysisParts } from './analysisParts.js';
 import { codeInArgv } from './codeInData.js';
 import type { CommandContext } from './commandContext.js';
 import { CommandCx } from './commandCx.js';
@@ -23,19 +23,16 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
  * path (or found on a changed $PATH) is read and, when it is a shell script, analysed; anything else goes
  * to the model the command table (or the shell's builtins) has for it, or to the unknown-command rule.
  */
-export class CommandRunner implements ArgvRunner {
-  private readonly parts: AnalysisParts;
+export class CommandRunner {
   /** PATH directories' stat results, for this analysis only (see StatMemo). */
   private readonly statMemo: StatMemo = new Map();
 
   /** `programs`: mark the file each command word runs (see `ExtractOptions.programs`). */
   constructor(
     private readonly ctx: CallContext,
-    parts: Omit<AnalysisParts, 'runner'>,
+    private readonly parts: AnalysisParts,
     private readonly programs: boolean,
-  ) {
-    this.parts = { ...parts, runner: this };
-  }
+  ) {}
 
   /** Runs argv: looks the command up and hands it its operands. */
   exec(fields: readonly Field[], depth: number): void {

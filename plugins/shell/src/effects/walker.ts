@@ -18,6 +18,8 @@ export interface Walker {
     newProcess?: boolean,
     posix?: boolean,
   ): void;
+  /** Runs a command given as argv (wrappers, `xargs`): as another user (`sudo`) or with an emptied environment. */
+  execWith(argv: readonly Field[], depth: number, env?: 'other-user' | 'clean'): void;
   /** Where code hidden in data goes (see `codeInData.ts`). */
   codeSink(depth: number): CodeSink;
 }
