@@ -119,6 +119,16 @@ export function findArgPaths(args: Record<string, unknown>, options: FindArgPath
       const under = inPath || kind === 'path';
       for (const [k, v] of Object.entries(value)) {
         if (options.skip?.has(k) && depth === 0) continue;
+        // A map keyed by path (`files: {"/etc/cron.d/x": "* * * * * …"}`, `{"~/.ssh/config": …}`): the key
+        // names a file as surely as a value would (hidden corpus: a path as an object key was never judged).
+        if ((loose || under || /^file:/i.test(k)) && !isRemoteUrl(k) && looksLikePath(k))
+          found.push({
+            where: `${where === '' ? '' : where}[${JSON.stringify(k)}]`,
+            key: k,
+            value: k,
+            by: 'shape',
+            kind: 'none',
+          });
         visit(v, where === '' ? k : `${where}.${k}`, k, pathKeyKind(k), depth + 1, under);
       }
       return;

@@ -115,4 +115,24 @@ describe('findArgPaths', () => {
     for (let i = 0; i < 50; i++) deep = { a: deep };
     expect(findArgPaths(deep, { mode: 'loose' }).overflow).toMatch(/deeper/);
   });
+
+  it('a path used as an object key is a path (a map from file to content)', () => {
+    const args = {
+      files: { '/etc/cron.d/x': '* * * * * root sh', 'notes.md': 'hi' },
+      meta: { '~/.ssh/config': 1 },
+    };
+    const loose = findArgPaths(args, { mode: 'loose' }).found.map(
+      (f) => `${f.by} ${f.where} ${String(f.value)}`,
+    );
+    expect(loose).toContain('shape files["/etc/cron.d/x"] /etc/cron.d/x');
+    expect(loose).toContain('shape meta["~/.ssh/config"] ~/.ssh/config');
+    // a file tool: keys count beneath a path-named argument only
+    const strict = findArgPaths(args, { mode: 'strict' }).found.map((f) => f.where);
+    expect(strict).toContain('files["/etc/cron.d/x"]');
+    expect(strict).not.toContain('meta["~/.ssh/config"]');
+    // twin: ordinary keys are no paths
+    expect(findArgPaths({ headers: { 'content-type': 'x', accept: 'y' } }, { mode: 'loose' }).found).toEqual(
+      [],
+    );
+  });
 });
