@@ -41,6 +41,14 @@ function opFor(spec: ToolSpec, key: string, declared: Op | undefined): Op {
   return 'write';
 }
 
+/** A tool whose operation an argument chooses (`opByArg`): the spec with that operation. */
+function specForArgs(spec: ToolSpec, args: Record<string, unknown>): ToolSpec {
+  if (!spec.opByArg) return spec;
+  const v = args[spec.opByArg.arg];
+  const op = typeof v === 'string' && Object.hasOwn(spec.opByArg.ops, v) ? spec.opByArg.ops[v] : undefined;
+  return op === undefined ? spec : { ...spec, op };
+}
+
 /** The accesses of one call of a file or MCP tool, and those of them no classification accounts for. */
 export interface ToolAccesses {
   accesses: Access[];
@@ -61,7 +69,7 @@ export function toolAccesses(
   policy: CompiledPolicy,
   state: CallState,
 ): ToolAccesses {
-  const spec = c.spec;
+  const spec = specForArgs(c.spec, args);
   const out: ToolAccesses = { accesses: [], unattributed: [] };
   if (spec.op === 'shell' || spec.op === 'opaque') return out;
   // Folder Guard resolves relative paths against the workspace root, not the cwd.

@@ -113,6 +113,11 @@ const move: ToolSpec = { op: 'move' };
 const copy: ToolSpec = { op: 'copy' };
 const none: ToolSpec = { op: 'none' };
 const opaque: ToolSpec = { op: 'opaque' };
+const TEXT_EDITOR: ToolSpec = {
+  op: 'write',
+  pathArgs: ['path'],
+  opByArg: { arg: 'command', ops: { view: 'read' } },
+};
 
 /**
  * Every tool named in the seeds and the MCP filesystem server's 14 tools. Move/rename: both ends are writes
@@ -177,6 +182,12 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   Edit: write,
   MultiEdit: write,
   NotebookEdit: write,
+  // Anthropic's text editor tool (str_replace_based_edit_tool, text_editor_2025*; str_replace_editor before)
+  // and Goose's developer__text_editor: `command` picks the operation on `path`; anything else writes.
+  str_replace_based_edit_tool: TEXT_EDITOR,
+  str_replace_editor: TEXT_EDITOR,
+  text_editor: TEXT_EDITOR,
+  developer__text_editor: TEXT_EDITOR,
   // Claude Code: Glob matches file names beneath a directory; Grep reads contents; LS lists one directory.
   Glob: listTree,
   Grep: readTree,

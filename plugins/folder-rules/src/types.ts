@@ -50,6 +50,11 @@ export interface ToolSpec {
   subtree?: boolean;
   /** Directories the tool writes into whatever its arguments say (`tool_image_generate`: its upload cache). */
   writes?: string[];
+  /**
+   * The operation depends on an argument (Anthropic's text editor: `command: view` reads, `create`/
+   * `str_replace`/`insert`/`undo_edit` write). `op` is what any other value (or none) gets.
+   */
+  opByArg?: { arg: string; ops: Readonly<Record<string, Op>> };
 }
 
 export interface ShellSettings {
