@@ -9,7 +9,7 @@ import { literal } from '../spec.js';
  *
  * The keys below change which program runs or where files land; a variable setting one makes the call
  * uncertain (a value the model does not follow). Keys outside the list (loglevel, fund, audit, registry…)
- * change neither. The npmrc files are markers: the policy says whether the agent could have written them.
+ * change neither; `ignore-scripts` and `enable-pre-post-scripts` only run fewer scripts than the model judges. The npmrc files are markers: the policy says whether the agent could have written them.
  */
 export const NPM_CONFIG_KEYS = [
   'script-shell',
@@ -32,7 +32,6 @@ export const NPM_CONFIG_KEYS = [
   'workspace',
   'workspaces',
   'include-workspace-root',
-  'ignore-scripts',
   'bin-links',
   'modules-dir',
   'store-dir',
@@ -41,7 +40,6 @@ export const NPM_CONFIG_KEYS = [
   'global-bin-dir',
   'dangerously-allow-all-builds',
   'only-built-dependencies',
-  'enable-pre-post-scripts',
 ] as const;
 
 const SYSTEM_NPMRC = ['/etc/npmrc', '/usr/etc/npmrc', '/usr/local/etc/npmrc'];
