@@ -9,6 +9,7 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,8 @@ let ws: string;
 let policy: string;
 let trace: string;
 const SECRET = `tg-secret-${randomBytes(12).toString('hex')}`;
+/** A spool an earlier build left (the hand-over through files). */
+const OLDER = 'hookd-0123abcd';
 const haveBwrap = spawnSync('bwrap', ['--version']).status === 0;
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
@@ -46,7 +49,7 @@ function cacheDir(): string {
 
 function spool(): string {
   const name = existsSync(cacheDir())
-    ? readdirSync(cacheDir()).find((n) => n.startsWith('hookd-'))
+    ? readdirSync(cacheDir()).find((n) => n.startsWith('hookd-') && n !== OLDER)
     : undefined;
   return name === undefined ? '' : join(cacheDir(), name);
 }
@@ -120,6 +123,14 @@ beforeAll(async () => {
     ['default: read', 'rules:', '  - { pattern: "<workspace>/**", access: write }', ''].join('\n'),
   );
   if (!haveBwrap) return;
+  // What an earlier build's spool may hold: request files (environments) its server never took.
+  const older = join(home, '.cache', 'toolgate', OLDER);
+  mkdirSync(older, { recursive: true, mode: 0o700 });
+  for (const name of ['req-1-old', '.req-2-old', 'work-3-old', 'req-4-new']) {
+    writeFileSync(join(older, name), '{"env":{"TG_API_KEY":"from an earlier build"}}\n');
+    if (name.endsWith('-old'))
+      utimesSync(join(older, name), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+  }
   expect(run(['true']).status).toBe(0); // starts the server
   expect(await waitFor(listening)).toBe(true);
 });
@@ -208,6 +219,12 @@ describe.skipIf(!haveBwrap)('no secrets at rest: the hand-over to the hook serve
     // Scanned after: nothing under the cache (spool, compiled policies, code caches) holds it.
     expect(filesContaining(cacheDir(), SECRET)).toEqual([]);
   }, 30_000);
+
+  it("a starting server removes the request files earlier builds' spools left (older than a minute)", () => {
+    const older = join(cacheDir(), OLDER);
+    // req-4-new is a minute from abandoned: a live server of that build may still take it.
+    expect(readdirSync(older)).toEqual(['req-4-new']);
+  });
 
   it('the spool holds the socket and server.pid only: 0700, the socket 0600, this user', () => {
     const dir = statSync(spool());

@@ -4,6 +4,7 @@ import {
   closeSync,
   existsSync,
   openSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   statSync,
@@ -12,7 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import type { Server, Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { clearProcessCaches, isProcessAlive, lazyBuiltin } from '@toolgate/core';
 import { type HookCommandOptions, runHookCommand } from '../integrations/runHookCommand.js';
 import { planRun } from '../run/runMain.js';
@@ -244,6 +245,37 @@ function peerOf(bytes: Buffer): { pid: number; nonce: string } | undefined {
   }
 }
 
+/** Requests older builds left as files: how old one must be before it is taken as abandoned (ms). */
+const ABANDONED_MS = 60_000;
+
+/**
+ * Removes request files that servers of earlier builds (which handed requests over as files in their own
+ * spools) left behind — each holds a caller's whole environment. Only files no live server of that build
+ * would still take (older than a minute); run once when a server starts.
+ */
+export function sweepOldSpools(spool: string): void {
+  const cache = dirname(spool);
+  let names: string[];
+  try {
+    names = readdirSync(cache).filter((n) => n.startsWith('hookd-') && join(cache, n) !== spool);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const dir = join(cache, name);
+    try {
+      for (const file of readdirSync(dir)) {
+        if (!/^(?:req|\.req|work)-/.test(file)) continue;
+        const path = join(dir, file);
+        if (now - statSync(path).mtimeMs > ABANDONED_MS) unlinkSync(path);
+      }
+    } catch {
+      /* not ours to read, or gone */
+    }
+  }
+}
+
 /**
  * Serves `toolgate hook` calls on the spool's socket until idle for `idleMs`, or until the spool is no
  * longer its own (removed, or taken by another server). Resolves with the exit code.
@@ -342,6 +374,7 @@ export async function hookServer(spool: string, idleMs = DEFAULT_IDLE_MS): Promi
     });
   };
 
+  sweepOldSpools(spool);
   try {
     unlinkSync(sockPath); // left by a server that died (server.pid is ours now)
   } catch {
