@@ -28,12 +28,13 @@ import { FIXTURE_ENV, fakeContext, formatAccess } from '../plugins/shell/test/he
 import { buildWorkspaces } from '../test/usability/buildWorkspaces.js';
 import { classify } from '../test/usability/classify.js';
 import { loadCorpus } from '../test/usability/corpus.js';
-import { POLICY_FILE } from '../test/usability/createUsabilityGuard.js';
 
 type Snapshot = Record<string, unknown>;
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = join(ROOT, 'plugins', 'shell', 'test', 'fixtures');
+// The policy createUsabilityGuard loads (not imported from there: that module also loads the sandbox).
+const POLICY_FILE = join(ROOT, 'test', 'usability', 'policy.yaml');
 const BUDGET_MS = 60_000;
 
 /** This process's pid, as `/proc/self` resolves, written `<pid>`; this checkout's folder `<repo>`. */
