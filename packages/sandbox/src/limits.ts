@@ -26,7 +26,8 @@ import { SandboxCompileError } from './sandboxError.js';
 // - tmpSize: where the policy lets the sandbox write /tmp, a private tmpfs of that size is mounted on /tmp
 //   (bubblewrap's --size, 0.7 and later): a write past it fails with ENOSPC, and nothing written there
 //   reaches the host's shared /tmp. Paths the policy binds beneath /tmp (a workspace under /tmp) are bound
-//   on top of it as before, and are not bounded by it.
+//   on top of it as before, and are not bounded by it. /dev/shm gets a tmpfs of the same size (bubblewrap's
+//   own /dev is writable in every sandbox; /dev itself stays so, unsized).
 //
 // A cgroup (memory.max and pids.max for the whole run) would bound the sum rather than each process; it
 // needs a delegated cgroup v2 subtree (systemd's user slices), which toolgate does not assume.
@@ -70,19 +71,24 @@ function helper(name: string): string {
 }
 
 /**
- * The arguments that size /tmp, and the index in `plan.ops` before which they go (after the mounts of /tmp
- * and its ancestors, before any mount beneath it); undefined when there is no tmpSize or the policy does not
- * let the sandbox write /tmp (then nothing can be written there anyway).
+ * The arguments that size /tmp and /dev/shm, and the index in `plan.ops` before which they go (after the
+ * mounts of /tmp and its ancestors, before any mount beneath it); undefined without tmpSize. /tmp is mounted
+ * only where the policy lets the sandbox write it (elsewhere nothing can be written there anyway); /dev/shm
+ * always: bubblewrap's /dev is a tmpfs of its own whose shm directory any run could fill (up to half the
+ * RAM, the kernel's default size) whatever the policy says.
  */
 export function tmpMount(
   plan: MountPlan,
   limits: SandboxLimits | undefined,
 ): { before: number; args: string[] } | undefined {
   if (limits?.tmpSizeBytes === undefined) return undefined;
+  const size = String(limits.tmpSizeBytes);
+  const args = ['--size', size, '--perms', '1777', '--tmpfs', '/dev/shm'];
+  let tmpDir = false;
   try {
-    if (!lstatSync('/tmp').isDirectory()) return undefined; // a link: the mounts are on its target
+    tmpDir = lstatSync('/tmp').isDirectory(); // a link: the mounts are on its target
   } catch {
-    return undefined;
+    /* no /tmp */
   }
   let writable = plan.base === 'root' && plan.writableRoot;
   let before = plan.ops.length;
@@ -90,8 +96,8 @@ export function tmpMount(
     if (op.path === '/' || op.path === '/tmp') writable = op.kind === 'rw';
     else if (op.path.startsWith('/tmp/') && before === plan.ops.length) before = i;
   });
-  if (!writable) return undefined;
-  return { before, args: ['--size', String(limits.tmpSizeBytes), '--perms', '1777', '--tmpfs', '/tmp'] };
+  if (tmpDir && writable) args.push('--size', size, '--perms', '1777', '--tmpfs', '/tmp');
+  return { before, args };
 }
 
 /**

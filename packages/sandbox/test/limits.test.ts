@@ -214,6 +214,20 @@ describe.skipIf(!haveBwrap)('limits: enforced inside bubblewrap', () => {
     expect(existsSync(join('/tmp', name))).toBe(false);
   });
 
+  it('64 MB into /dev/shm (writable in every sandbox) is refused by limits.tmpSize too', () => {
+    const r = inside('{ tmpSize: 8MiB }', 'head -c 67108864 /dev/zero > /dev/shm/big; echo "exit $?"');
+    expect(r.out).toMatch(/exit [1-9]/);
+    expect(r.err).toMatch(/No space left on device/);
+  });
+
+  it.skipIf(!havePython)('twin: shared memory under the limit works (a Python multiprocessing lock)', () => {
+    const r = inside(
+      '{ tmpSize: 8MiB }',
+      'python3 -c "import multiprocessing as m; l = m.Lock(); l.acquire(); l.release(); print(\'shm ok\')"',
+    );
+    expect(r.out).toContain('shm ok');
+  });
+
   it('twin: 1 MB into /tmp fits, and the workspace (beneath /tmp here) is not bounded by it', () => {
     const r = inside(
       '{ tmpSize: 8MiB }',
