@@ -338,36 +338,41 @@ const SERVER_WAIT_MS = 20_000;
 
 /**
  * A connection to the server of the trusted `spool`, through its socket (`sock`), made with libuv's pipe
- * handle rather than node:net (which, with the stream modules under it, costs a call ~2 ms), then read and
- * written through its fd; the server's nonce already read. `{none: true}` when no server listens there.
+ * handle rather than node:net (which, with the stream modules under it, costs a call ~2 ms): written through
+ * its fd, read through the handle's own callback (the event loop wakes when the server writes: no polling);
+ * the server's nonce already read. `{none: true}` when no server listens there; `{}` when one accepted and
+ * then fell silent or closed.
  *
  * The hand-over (issue 23, no secrets at rest): the request — the caller's whole environment among it —
  * goes through the socket only, never into a file. The server sends a nonce first; this process sets its
  * own name (comm) to it while it waits, so the server can tell from /proc that the peer is this user's
  * process outside any sandbox (src/hook/hookServer.ts, peerIsOurs), and restores its name afterwards.
  */
-function connectHookServer(spool) {
+async function connectHookServer(spool) {
   const pending =
     process.execArgv.includes('--pending-deprecation') ||
     /(^|\s)--pending-deprecation\b/.test(process.env.NODE_OPTIONS ?? '');
   if (typeof process.binding !== 'function' || pending) return { none: true };
   let pipe;
+  let status;
   try {
     const { Pipe, PipeConnectWrap, constants } = process.binding('pipe_wrap');
     pipe = new Pipe(constants.SOCKET);
     const req = new PipeConnectWrap();
-    req.oncomplete = () => {}; // connect(2) on a unix socket completes at once; its error shows on the fd
-    if (pipe.connect(req, join(spool, 'sock')) !== 0 || !(pipe.fd >= 0)) throw new Error('connect');
+    status = new Promise((resolve) => {
+      req.oncomplete = resolve; // (status): 0, or -ENOENT / -ECONNREFUSED when no server listens
+    });
+    if (pipe.connect(req, join(spool, 'sock')) !== 0) throw new Error('connect');
   } catch {
     closePipe(pipe);
     return { none: true };
   }
-  const conn = { pipe, fd: pipe.fd, rest: Buffer.alloc(0), deadline: Date.now() + SERVER_WAIT_MS };
-  const nonce = readFrame(conn, true);
-  if (nonce === 'none') {
+  if ((await status) !== 0 || !(pipe.fd >= 0)) {
     closePipe(pipe);
     return { none: true };
   }
+  const conn = { pipe, fd: pipe.fd, frames: frameReader(pipe), deadline: Date.now() + SERVER_WAIT_MS };
+  const nonce = await conn.frames.next(conn.deadline);
   if (nonce === undefined) {
     closePipe(pipe);
     return {};
@@ -378,6 +383,7 @@ function connectHookServer(spool) {
 
 function closePipe(pipe) {
   try {
+    pipe?.readStop?.();
     pipe?.close();
   } catch {
     /* closed */
@@ -385,35 +391,45 @@ function closePipe(pipe) {
 }
 
 /**
- * The next frame (a 32-bit big-endian length, then that many bytes) from the server; undefined when the
- * connection ends or the time is over, 'none' when `first` and the socket is not connected (no server).
+ * Frames (a 32-bit big-endian length, then that many bytes) read from a connected pipe handle through its
+ * `onread` callback, as node:net itself reads (stream_wrap's shared state gives the byte count).
+ * `next(deadline)` resolves with the next frame, or undefined when the connection ends or the time is over.
  */
-function readFrame(conn, first = false) {
-  const fs = require('node:fs');
-  const buffer = Buffer.allocUnsafe(64 * 1024);
-  for (let polls = 1; ; polls++) {
-    if (conn.rest.length >= 4) {
-      const length = conn.rest.readUInt32BE(0);
-      if (conn.rest.length >= 4 + length) {
-        const body = conn.rest.subarray(4, 4 + length);
-        conn.rest = conn.rest.subarray(4 + length);
-        return body;
-      }
-    }
-    let n;
-    try {
-      n = fs.readSync(conn.fd, buffer, 0, buffer.length, null);
-    } catch (error) {
-      if (first && ['EINVAL', 'ENOTCONN', 'ECONNREFUSED', 'ENOENT'].includes(error.code)) return 'none';
-      if (error.code !== 'EAGAIN') return undefined;
-      if (Date.now() > conn.deadline) return undefined;
-      // 50 µs apart for the first ~20 ms (an answer usually comes in 1–4 ms), then 0.5 ms.
-      Atomics.wait(pause, 0, 0, polls < 400 ? 0.05 : 0.5);
-      continue;
-    }
-    if (n === 0) return undefined; // the server closed the connection (it died, or refused)
-    conn.rest = Buffer.concat([conn.rest, buffer.subarray(0, n)]);
-  }
+function frameReader(pipe) {
+  const { streamBaseState, kReadBytesOrError, kArrayBufferOffset } = process.binding('stream_wrap');
+  let rest = Buffer.alloc(0);
+  let ended = false;
+  let wake = () => {};
+  pipe.onread = (arrayBuffer) => {
+    const n = streamBaseState[kReadBytesOrError];
+    if (n > 0) rest = Buffer.concat([rest, Buffer.from(arrayBuffer, streamBaseState[kArrayBufferOffset], n)]);
+    else if (n < 0) ended = true; // the server closed the connection (it died, or refused), or an error
+    wake();
+  };
+  if (pipe.readStart() !== 0) ended = true;
+  const frame = () => {
+    if (rest.length < 4 || rest.length < 4 + rest.readUInt32BE(0)) return undefined;
+    const body = rest.subarray(4, 4 + rest.readUInt32BE(0));
+    rest = rest.subarray(4 + body.length);
+    return body;
+  };
+  return {
+    next(deadline) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => done(undefined), Math.max(0, deadline - Date.now()));
+        const done = (value) => {
+          clearTimeout(timer);
+          wake = () => {};
+          resolve(value);
+        };
+        wake = () => {
+          const body = frame();
+          if (body !== undefined || ended) done(body);
+        };
+        wake();
+      });
+    },
+  };
 }
 
 /** Writes all of `bytes` to the connection; false when it failed or the time is over. */
@@ -431,8 +447,8 @@ function writeAll(conn, bytes) {
 }
 
 /**
- * Hands one call to the server of `spool` over a connection from connectHookServer. `wait()` then returns
- * its answer ({stdout, stderr, exitCode}, or {exec} for `command` 'run'), or undefined when it declines,
+ * Hands one call to the server of `spool` over a connection from connectHookServer. `wait()` then resolves
+ * with its answer ({stdout, stderr, exitCode}, or {exec} for `command` 'run'), or undefined when it declines,
  * dies or stays silent — this process then answers itself. In between, this process may prepare what it
  * does with the answer while the server works. Undefined when it could not be handed over.
  */
@@ -466,8 +482,8 @@ function sendToHookServer(conn, argv, stdin, command) {
     restore();
     return undefined;
   }
-  const wait = () => {
-    const bytes = readFrame(conn);
+  const wait = async () => {
+    const bytes = await conn.frames.next(conn.deadline);
     restore();
     let reply;
     try {
@@ -550,12 +566,12 @@ async function runHook(argv) {
     return runHookBundle(argv);
   }
   const trusted = spoolTrusted(spool);
-  const connected = trusted ? connectHookServer(spool) : { none: true };
+  const connected = trusted ? await connectHookServer(spool) : { none: true };
   // The event is written whole before the hook starts; one still open is the in-process reader's to time out.
   const stdin = connected.conn ? await collector.complete(250) : undefined;
   const sent = stdin === undefined ? undefined : sendToHookServer(connected.conn, argv, stdin);
   if (connected.conn && !sent) closePipe(connected.conn.pipe);
-  const answer = sent?.wait();
+  const answer = await sent?.wait();
   if (answer !== undefined) {
     trace(() => `served by ${servingPid(spool)}`);
     collector.close();
@@ -601,10 +617,10 @@ async function runRun(argv) {
   // Connected and handed over first, then the exec bundle loaded while the server plans (on another core,
   // usually).
   const trusted = spool === undefined ? undefined : spoolTrusted(spool);
-  const connected = trusted ? connectHookServer(spool) : { none: true };
+  const connected = trusted ? await connectHookServer(spool) : { none: true };
   const sent = connected.conn ? sendToHookServer(connected.conn, argv, Buffer.alloc(0), 'run') : undefined;
   const exec = sent ? loadBundle('exec') : undefined;
-  const reply = sent?.wait();
+  const reply = await sent?.wait();
   if (reply?.exec) {
     const code = await runLoaded(exec, 'execMain', reply.exec, undefined, undefined, reply.wallTimeMs);
     if (code !== undefined) {
