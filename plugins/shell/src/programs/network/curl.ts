@@ -2,8 +2,11 @@ import type { CommandContext, CommandHandler } from '../../effects/extractTypes.
 import type { Field } from '../../state/expandWord.js';
 import { type ArgSpec, has, parseArgs, values } from '../argv.js';
 import { emitRole, literal, type Role } from '../spec.js';
+import { underVariable } from './configFile.js';
+import { curlConfigFields } from './curlConfig.js';
 import { CURL_LONG_ARG, CURL_LONG_FLAG, CURL_SHORT_ARG, CURL_SHORT_FLAG } from './curlOptions.js';
-import { freeName, urlFileName } from './urlName.js';
+import { expandUrlGlob, fillTemplate } from './urlGlob.js';
+import { createdDirs, curlRemoteName, freeName, inDir } from './urlName.js';
 
 const CURL: ArgSpec = {
   short: CURL_SHORT_ARG,
@@ -29,8 +32,6 @@ const FILE_OPTS: Readonly<Record<string, Role>> = {
   '--alt-svc': 'write',
   '-T': 'read',
   '--upload-file': 'read',
-  '-K': 'read',
-  '--config': 'read',
   '--cacert': 'read',
   '--capath': 'read',
   '--crlfile': 'read',
@@ -86,34 +87,42 @@ function fileUrl(cx: CommandContext, f: Field, upload: boolean): void {
   emitRole(cx, part(f, path), upload ? 'write' : 'read', { tag: 'file-url' });
 }
 
+/** `--output-dir D` joined to a relative output path (curl 7.73+); an absolute one ignores it. */
+function inOutputDir(dir: Field | undefined, f: Field): Field {
+  if (!dir || f.value.startsWith('/') || f.tilde) return f;
+  return { ...dir, value: `${dir.value.replace(/\/+$/, '')}/${f.value}`, glob: dir.glob };
+}
+
 /**
- * curl: every option from its table; options that name local files read or write them, `@file` data is read,
- * `file:` URLs are local reads (or writes for uploads), `-K`/`--config` files are more options (uncertain),
- * `-O`/`-J` write the remote name into `--output-dir` or the cwd.
+ * curl: every option from its table, after the options of its config files (`curlConfig.ts`: the default
+ * `.curlrc` unless `-q`, each `-K FILE`) — options that name local files read or write them, `@file` data is
+ * read, `file:` URLs are local reads (or writes for uploads); `-o` (with `#N` from curl's own URL globs) and
+ * `-O` (the URL's name, `curlRemoteName`) write into every `--output-dir` given, `-J` writes a name the
+ * server picks; `SSLKEYLOGFILE` is appended to.
  */
 const curl: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, CURL);
+  const p = parseArgs([...curlConfigFields(cx, cx.args), ...cx.args], CURL);
   // curl accepts `--no-FLAG` for every boolean flag.
   for (const o of p.unknown) {
     if (!(o.startsWith('--no-') && CURL_LONG_FLAG.includes(o.slice(5))))
       cx.uncertain(`curl: option ${o} is not in its table`, 'write', o);
   }
+  keyLog(cx);
+  const globoff = has(p, '-g', '--globoff');
+  const createDirs = has(p, '--create-dirs');
+  const dirs: (Field | undefined)[] = values(p, '--output-dir');
+  if (dirs.length === 0) dirs.push(undefined);
+  const urls = [...p.operands, ...values(p, '--url')];
   for (const o of p.opts) {
     const v = o.value;
     if (!v) continue;
     const role = FILE_OPTS[o.name];
-    if (role && !(v.value === '-' && role === 'write') && !(o.name === '-T' && v.value === '.')) {
-      // `--output-dir D -o f` writes D/f (curl 7.73+); an absolute -o ignores it.
-      const dir = values(p, '--output-dir').at(-1);
-      const inDir =
-        (o.name === '-o' || o.name === '--output') && dir && !v.value.startsWith('/') && !v.tilde
-          ? { ...dir, value: `${dir.value}/${v.value}`, glob: dir.glob }
-          : v;
-      emitRole(cx, inDir, role, { tag: o.name.replace(/^-+/, '') });
+    if (o.name === '-o' || o.name === '--output') {
+      if (v.value !== '-') output(cx, v, urls, dirs, globoff, createDirs);
+    } else if (role && !(v.value === '-' && role === 'write') && !(o.name === '-T' && v.value === '.')) {
+      emitRole(cx, v, role, { tag: o.name.replace(/^-+/, '') });
       if (o.name === '--hsts' || o.name === '--alt-svc') cx.read(v, { tag: o.name.slice(2) });
     }
-    if (o.name === '-K' || o.name === '--config')
-      cx.uncertain('a curl config file holds more options (output files, uploads)', 'write', v.raw);
     if (o.name === '-E' || o.name === '--cert' || o.name === '--proxy-cert') {
       // `file[:password]`; a `:` may also be part of the name (escaped as `\:`): take the part before an unescaped `:`.
       const name = /^((?:[^:\\]|\\.)*)/.exec(v.value)![1]!.replace(/\\(.)/g, '$1');
@@ -160,32 +169,100 @@ const curl: CommandHandler = (cx) => {
     if ((o.name === '-T' || o.name === '--upload-file') && /[{[]/.test(v.value) && !has(p, '-g', '--globoff'))
       cx.uncertain('curl expands a glob in -T', 'read', v.raw);
     if (o.name === '--url') fileUrl(cx, v, has(p, '-T', '--upload-file'));
-    if ((o.name === '-o' || o.name === '--output') && /#\d/.test(v.value))
-      cx.uncertain('curl -o with #N names files from the URL glob', 'write', v.raw);
   }
   if (p.strays.length > 0) cx.unknownOperands(p.strays);
-  if (has(p, '-n', '--netrc', '--netrc-optional'))
-    cx.read({ ...literal('~/.netrc'), tilde: true }, { tag: 'netrc' });
+  if (has(p, '-n', '--netrc', '--netrc-optional')) netrc(cx);
   const upload = has(p, '-T', '--upload-file');
   for (const u of p.operands) {
     if (u.uncertain !== undefined) cx.uncertain(`curl URL is not known: ${u.uncertain}`, 'read', u.raw);
     else fileUrl(cx, u, upload);
   }
-  if (has(p, '-O', '--remote-name', '--remote-name-all', '-J', '--remote-header-name')) {
-    const dir = values(p, '--output-dir').at(-1) ?? literal('.');
-    // The name is the URL's last path segment (curl(1) -O), unless the server picks it (-J).
-    const urls = [...p.operands, ...values(p, '--url')];
-    const names = has(p, '-J', '--remote-header-name') ? [] : urls.map((u) => urlFileName(u));
-    if (names.length > 0 && names.every((n) => n !== undefined)) {
-      for (const n of names)
-        cx.write(
-          has(p, '--no-clobber')
-            ? freeName(cx, dir, n)
-            : { ...dir, value: `${dir.value.replace(/\/+$/, '')}/${n}`, glob: -1 },
-          { tag: 'remote-name' },
-        );
-    } else cx.write({ ...dir, value: `${dir.value}/*`, glob: dir.value.length + 1 }, { tag: 'remote-name' });
+  if (has(p, '-J', '--remote-header-name'))
+    // The server's Content-Disposition name (its last segment), else the URL's (strace: `-OJ` wrote the
+    // server's `evil.txt`, O_EXCL): any name in the directory.
+    for (const dir of dirs)
+      cx.write(dir ?? literal('.'), {
+        scope: 'subtree',
+        tag: 'remote-header-name',
+        unknownNames: 'curl -J names the file as the server says',
+      });
+  else if (has(p, '-O', '--remote-name', '--remote-name-all')) {
+    const names = remoteNames(urls, globoff);
+    const noClobber = has(p, '--no-clobber');
+    for (const dir of dirs) {
+      const at = dir ?? literal('.');
+      if (createDirs && dir) createdDirs(cx, inDir(dir, 'x'));
+      if (names === undefined) {
+        cx.write(at, {
+          scope: 'subtree',
+          tag: 'remote-name',
+          unknownNames: 'curl -O names a file from a URL not known',
+        });
+        continue;
+      }
+      for (const n of names) cx.write(noClobber ? freeName(cx, at, n) : inDir(at, n), { tag: 'remote-name' });
+    }
   }
 };
+
+/** The `-O` names of these URLs after curl's globbing; `undefined` when one is not known. */
+function remoteNames(urls: readonly Field[], globoff: boolean): string[] | undefined {
+  const out = new Set<string>();
+  for (const u of urls) {
+    const expanded = globoff || u.uncertain !== undefined ? [{ url: u.value }] : expandUrlGlob(u.value);
+    if (!expanded) return undefined;
+    for (const e of expanded) {
+      const names = curlRemoteName({ ...u, value: e.url });
+      if (!names) return undefined;
+      for (const n of names) out.add(n);
+    }
+  }
+  return [...out];
+}
+
+/** `-o FILE`: in each `--output-dir`; `#N` filled from every URL's glob values. */
+function output(
+  cx: CommandContext,
+  v: Field,
+  urls: readonly Field[],
+  dirs: readonly (Field | undefined)[],
+  globoff: boolean,
+  createDirs: boolean,
+): void {
+  let files: Field[] = [v];
+  if (!globoff && /#\d/.test(v.value)) {
+    const filled = new Set<string>();
+    for (const u of urls) {
+      const expanded = u.uncertain === undefined ? expandUrlGlob(u.value) : undefined;
+      if (!expanded || v.uncertain !== undefined) {
+        cx.uncertain('curl -o with #N names files from a URL glob that is not known', 'write', v.raw);
+        return;
+      }
+      for (const e of expanded) filled.add(fillTemplate(v.value, e.values));
+    }
+    files = [...filled].map((value) => ({ ...v, value, glob: value === v.value ? v.glob : -1 }));
+  }
+  for (const dir of dirs)
+    for (const f of files) {
+      const target = inOutputDir(dir, f);
+      if (createDirs) createdDirs(cx, target);
+      cx.write(target, { tag: 'o' });
+    }
+}
+
+/** `SSLKEYLOGFILE`: curl (OpenSSL) appends TLS secrets to it, whatever the URL. */
+function keyLog(cx: CommandContext): void {
+  const k = cx.variable('SSLKEYLOGFILE');
+  if (k === undefined || k === '') return;
+  if (k === null) cx.uncertain('curl appends to $SSLKEYLOGFILE, whose value is not known', 'write');
+  else cx.write(literal(k), { tag: 'sslkeylogfile' });
+}
+
+/** `-n`: `$HOME/.netrc` (the passwd entry's home when HOME is unset). */
+function netrc(cx: CommandContext): void {
+  const f = underVariable(cx, 'HOME', '.netrc');
+  if (f === null) cx.uncertain('curl -n reads $HOME/.netrc, and HOME is not known', 'read');
+  else cx.read(f ?? { ...literal('~/.netrc'), tilde: true }, { tag: 'netrc' });
+}
 
 export const curlFamily: Record<string, CommandHandler> = { curl };

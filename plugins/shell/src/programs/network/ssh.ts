@@ -3,6 +3,7 @@ import type { CommandContext, CommandHandler } from '../../effects/extractTypes.
 import type { Field } from '../../state/expandWord.js';
 import { type ArgSpec, parseArgs, values } from '../argv.js';
 import { unknownOptions } from '../spec.js';
+import { sshInputs } from './sshConfig.js';
 
 // OpenSSH 9.2 `ssh` usage line: the complete option table.
 const SSH: ArgSpec = { short: 'BbcDEeFIiJLlmOopQRSWw', shortFlags: '46AaCfGgKkMNnqsTtVvXxYy', posix: true };
@@ -129,10 +130,11 @@ function forwarding(cx: CommandContext, f: Field): void {
 /**
  * ssh: local files are keys (`-i`), configs (`-F`), the log (`-E`), the control socket (`-S`); `-o` is
  * judged key by key. A command after the host runs on that host, not here — unless the host is a loopback
- * name. ssh's own reads of `~/.ssh/config`, `~/.ssh/id_*` and `known_hosts` are not reported: they are
- * the program's credentials, used to authenticate and never shown to the caller (as git's config is not);
- * a key or config named on the command line is judged like any other file (`ssh -F /etc/shadow` prints
- * the lines it cannot parse).
+ * name. Its config files (`sshConfig.ts`: `~/.ssh/config`, the system's, `-F FILE`, what they `Include`)
+ * are markers: they may run programs, so one the agent could have written makes the call uncertain. ssh's
+ * own reads of `~/.ssh/id_*` and `known_hosts` are not reported: they are the program's credentials, used
+ * to authenticate and never shown to the caller; a key or config named on the command line is also judged
+ * as a read like any other file (`ssh -F /etc/shadow` prints the lines it cannot parse).
  */
 const ssh: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, SSH);
@@ -150,6 +152,7 @@ const ssh: CommandHandler = (cx) => {
     else if (o.name === '-I') cx.uncertain('ssh -I loads a PKCS#11 library', 'write', v.raw);
     else if (o.name === '-w') cx.uncertain('ssh -w creates tunnel devices', 'write', v.raw);
   }
+  sshInputs(cx, values(p, '-F').at(-1));
   const [host, ...command] = p.operands;
   if (!host) return;
   if (host.uncertain !== undefined)
@@ -178,6 +181,7 @@ const sftp: CommandHandler = (cx) => {
     else if (o.name === '-S' || o.name === '-D')
       cx.uncertain(`sftp ${o.name} runs a local program`, 'write', v.raw);
   }
+  sshInputs(cx, values(p, '-F').at(-1));
   const [remote, local] = p.operands;
   const batch = values(p, '-b').length > 0;
   if (!batch && remote && /^[^/]*:./.test(remote.value) && p.operands.length <= 2) {

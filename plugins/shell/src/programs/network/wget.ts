@@ -1,8 +1,9 @@
-import type { CommandHandler } from '../../effects/extractTypes.js';
+import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
-import { type ArgSpec, has, parseArgs } from '../argv.js';
-import { emitRole, literal, type Role } from '../spec.js';
-import { freeName, urlFileName } from './urlName.js';
+import { type ArgSpec, parseArgs } from '../argv.js';
+import { literal } from '../spec.js';
+import { createdDirs, freeName, inDir, urlParts, wgetFileName } from './urlName.js';
+import { WGETRC, type WgetrcCommand, wgetConfigCommands, wgetrcCommand } from './wgetConfig.js';
 import { WGET_LONG_ARG, WGET_LONG_FLAG, WGET_SHORT_ARG, WGET_SHORT_FLAG } from './wgetOptions.js';
 
 const WGET: ArgSpec = {
@@ -12,66 +13,169 @@ const WGET: ArgSpec = {
   flags: WGET_LONG_FLAG,
 };
 
-// Options naming local files (wget(1), 1.21).
-const FILE_OPTS: Readonly<Record<string, Role>> = {
-  '-o': 'write',
-  '--output-file': 'write',
-  '-a': 'write',
-  '--append-output': 'write',
-  '--save-cookies': 'write',
-  '--rejected-log': 'write',
-  '--hsts-file': 'write',
-  '--warc-cdx': 'write',
-  '--warc-tempdir': 'write',
-  '--load-cookies': 'read',
-  '--post-file': 'read',
-  '--body-file': 'read',
-  '--certificate': 'read',
-  '--private-key': 'read',
-  '--ca-certificate': 'read',
-  '--ca-directory': 'read',
-  '--crl-file': 'read',
-  '--warc-dedup': 'read',
-  '--config': 'read',
+/**
+ * The wgetrc command each option stands for (wget's main.c option table): wget applies options exactly as
+ * these commands, after its config files. A flag is `[command, value]`; `-n X` is `-nX`. Options not here
+ * change nothing on disk (their commands are `harmless` in `WGETRC`).
+ */
+const OPTION_COMMAND: Readonly<Record<string, string | readonly [string, string]>> = {
+  '-O': 'outputdocument',
+  '--output-document': 'outputdocument',
+  '-P': 'dirprefix',
+  '--directory-prefix': 'dirprefix',
+  '--default-page': 'defaultpage',
+  '--cut-dirs': 'cutdirs',
+  '--restrict-file-names': 'restrictfilenames',
+  '--backups': 'backups',
+  '-o': 'logfile',
+  '--output-file': 'logfile',
+  '-a': 'logfileappend',
+  '--append-output': 'logfileappend',
+  '--save-cookies': 'savecookies',
+  '--rejected-log': 'rejectedlog',
+  '--warc-tempdir': 'warctempdir',
+  '--hsts-file': 'hstsfile',
+  '--warc-file': 'warcfile',
+  '-i': 'input',
+  '--input-file': 'input',
+  '--load-cookies': 'loadcookies',
+  '--post-file': 'postfile',
+  '--body-file': 'bodyfile',
+  '--certificate': 'certificate',
+  '--private-key': 'privatekey',
+  '--ca-certificate': 'cacertificate',
+  '--ca-directory': 'cadirectory',
+  '--crl-file': 'crlfile',
+  '--warc-dedup': 'warcdedup',
+  '--use-askpass': 'useaskpass',
+  '-x': ['dirstruct', 'on'],
+  '--force-directories': ['dirstruct', 'on'],
+  '-nd': ['dirstruct', 'off'],
+  '--no-directories': ['dirstruct', 'off'],
+  '-nH': ['addhostdir', 'off'],
+  '--no-host-directories': ['addhostdir', 'off'],
+  '--protocol-directories': ['protocoldirectories', 'on'],
+  '-r': ['recursive', 'on'],
+  '--recursive': ['recursive', 'on'],
+  '-m': ['mirror', 'on'],
+  '--mirror': ['mirror', 'on'],
+  '-p': ['pagerequisites', 'on'],
+  '--page-requisites': ['pagerequisites', 'on'],
+  '--content-disposition': ['contentdisposition', 'on'],
+  '--trust-server-names': ['trustservernames', 'on'],
+  '-E': ['adjustextension', 'on'],
+  '--adjust-extension': ['adjustextension', 'on'],
+  '-N': ['timestamping', 'on'],
+  '--timestamping': ['timestamping', 'on'],
+  '-c': ['continue', 'on'],
+  '--continue': ['continue', 'on'],
+  '-nc': ['noclobber', 'on'],
+  '--no-clobber': ['noclobber', 'on'],
+  '-b': ['background', 'on'],
+  '--background': ['background', 'on'],
+  '--spider': ['spider', 'on'],
+  '-k': ['convertlinks', 'on'],
+  '--convert-links': ['convertlinks', 'on'],
+  '-K': ['backupconverted', 'on'],
+  '--backup-converted': ['backupconverted', 'on'],
+  '--delete-after': ['deleteafter', 'on'],
 };
 
-// `.wgetrc` commands `-e` may give (wget info "Wgetrc Commands"), by the option they stand for. Keys are
-// compared without `_`/`-` and case, as wget does. A command not listed here is uncertain.
-const WGETRC: Readonly<Record<string, string>> = {
-  outputdocument: '-O',
-  dirprefix: '-P',
-  logfile: '-o',
-  loadcookies: '--load-cookies',
-  savecookies: '--save-cookies',
-  postfile: '--post-file',
-  bodyfile: '--body-file',
-  input: '-i',
-  certificate: '--certificate',
-  privatekey: '--private-key',
-  cacertificate: '--ca-certificate',
-  cadirectory: '--ca-directory',
-  crlfile: '--crl-file',
-  hstsfile: '--hsts-file',
-  warcfile: '--warc-file',
-  rejectedlog: '--rejected-log',
-};
-const WGETRC_HARMLESS = new Set(
-  `robots tries timeout wait waitretry randomwait verbose quiet useragent checkcertificate httpsonly recursive
-   reclevel noparent mirror timestamping continue noclobber limitrate quota retryconnrefused header referer
-   httpuser httppassword user password proxyuser proxypassword useproxy httpproxy httpsproxy ftpproxy noproxy
-   maxredirect contentdisposition adjustextension convertlinks pagerequisites spanhosts domains excludedomains
-   accept reject includedirectories excludedirectories dirstruct addhostdir cutdirs protocoldirectories
-   serverresponse spider inet4only inet6only dnstimeout connecttimeout readtimeout cache cookies
-   keepsessioncookies iri localencoding remoteencoding restrictfilenames compression showprogress progress`.split(
-    /\s+/,
-  ),
-);
+/** Where downloads land and how they are named, after every wgetrc command and option. */
+interface Settings {
+  output?: Field;
+  prefix: Field;
+  defaultPage: string;
+  cutDirs: number | null;
+  restrict: string;
+  backups: number | null;
+  flags: Map<string, boolean | null>;
+  /** A log file is named (`-o`, `-a`, `logfile`). */
+  logged?: boolean;
+}
+
+const on = (s: Settings, k: string): boolean | null => s.flags.get(k) ?? false;
+
+function bool(v: string): boolean | null {
+  if (/^(on|yes|1|true)$/i.test(v)) return true;
+  if (/^(off|no|0|false)$/i.test(v)) return false;
+  return null;
+}
+
+/** Applies one command: files are accesses now, settings are kept for naming the downloads. */
+function apply(cx: CommandContext, s: Settings, c: WgetrcCommand): void {
+  const role = WGETRC[c.key];
+  const v = c.value;
+  const known = v.uncertain === undefined;
+  switch (role) {
+    case undefined:
+      cx.uncertain(`wget command ${c.key} is not in its table`, 'write', v.raw);
+      return;
+    case 'harmless':
+      return;
+    case 'read':
+    case 'write':
+      if (c.key === 'logfile' || c.key === 'logfileappend') s.logged = true;
+      if (v.value !== '-' && v.value !== '') cx.emit(v, role, { tag: c.key });
+      return;
+    case 'hsts-file':
+      cx.read(v, { tag: c.key });
+      cx.write(v, { tag: c.key });
+      return;
+    case 'warc-file':
+      // wget writes PREFIX.warc.gz (and PREFIX-meta.warc.gz, PREFIX.cdx) beside the prefix.
+      cx.write({ ...v, value: `${v.value}*`, glob: v.value.length }, { tag: c.key });
+      return;
+    case 'input':
+      if (v.value !== '-' && !/^[a-z]+:\/\//i.test(v.value)) cx.read(v, { tag: 'input-file' });
+      s.flags.set('input', true);
+      return;
+    case 'runs':
+      cx.uncertain(`wget ${c.key} runs a program`, 'write', v.raw);
+      return;
+    case 'output-document':
+      s.output = v.value === '' ? undefined : v;
+      return;
+    case 'dir-prefix':
+      s.prefix = v.value === '' ? literal('.') : v;
+      return;
+    case 'default-page':
+      if (known && !v.value.includes('/')) s.defaultPage = v.value;
+      else cx.uncertain('wget --default-page names the file of a URL ending in /', 'write', v.raw);
+      return;
+    case 'cut-dirs':
+      s.cutDirs = known && /^\d+$/.test(v.value) ? Number(v.value) : null;
+      return;
+    case 'restrict-file-names':
+      s.restrict = known ? v.value.toLowerCase() : '?';
+      return;
+    case 'backups':
+      s.backups = known && /^\d+$/.test(v.value) ? Number(v.value) : null;
+      return;
+    case 'flag':
+      s.flags.set(c.key, known ? bool(v.value) : null);
+      if (c.key === 'mirror' && s.flags.get('mirror') !== false)
+        s.flags.set('recursive', s.flags.get('mirror')!);
+      if (c.key === 'adjustextension' || c.key === 'htmlextension')
+        s.flags.set('adjustextension', s.flags.get(c.key)!);
+  }
+}
+
+/** The option as the wgetrc command wget runs for it, if it stands for one. */
+function asCommand(o: { name: string; value?: Field }): WgetrcCommand | undefined {
+  const name = o.name === '-n' && o.value ? `-n${o.value.value}` : o.name;
+  const c = OPTION_COMMAND[name];
+  if (c === undefined) return undefined;
+  if (typeof c !== 'string') return { key: c[0], value: { ...literal(c[1]), raw: name } };
+  return o.value ? { key: c, value: o.value } : undefined;
+}
 
 /**
- * wget: downloads go to `-O FILE`, else under `-P DIR` or the cwd (a subtree: `-r`/`-x` create directories);
- * `-i FILE`, cookie, certificate and body files are read, logs written; `-e` wgetrc commands are read
- * from a table (`output_document=/etc/x` is `-O /etc/x`); `--use-askpass` runs a program; `--config`
- * files hold more commands (uncertain).
+ * wget: its config files (`wgetConfig.ts`) and then its options, each as the wgetrc command it stands for
+ * (`-e CMD` too): files named by commands are read or written; downloads go to `-O FILE`, else one file a
+ * URL named by `urlParts`/`wgetFileName` in `-P DIR` (with `-x`: under host and path directories, `-nH`,
+ * `--cut-dirs`, `--protocol-directories`), `.1`, `.2`… when taken; recursion, `-i`, and names the server
+ * picks (`--content-disposition`, `--trust-server-names`) write names not known beneath the prefix.
  */
 const wget: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, WGET);
@@ -80,67 +184,97 @@ const wget: CommandHandler = (cx) => {
       cx.uncertain(`wget: option ${o} is not in its table`, 'write', o);
   }
   if (p.strays.length > 0) cx.unknownOperands(p.strays);
-  // Options as wget will see them, with `-e` commands turned into the options they stand for.
-  const opts: { name: string; value: Field }[] = [];
+  const s: Settings = {
+    prefix: literal('.'),
+    defaultPage: 'index.html',
+    cutDirs: 0,
+    restrict: 'unix',
+    backups: 0,
+    flags: new Map(),
+  };
+  for (const c of wgetConfigCommands(cx, p.opts)) apply(cx, s, c);
   for (const o of p.opts) {
-    if (!o.value) continue;
-    if (o.name === '-e' || o.name === '--execute') {
-      const m = /^\s*([A-Za-z_-]+)\s*=\s*(.*?)\s*$/s.exec(o.value.value);
-      const key = m?.[1]?.replace(/[_-]/g, '').toLowerCase();
-      if (!m || o.value.uncertain !== undefined || key === undefined) {
-        cx.uncertain(`wget -e ${o.value.raw} is not understood`, 'write', o.value.raw);
-        continue;
-      }
-      const as = WGETRC[key];
-      if (as)
-        opts.push({ name: as, value: { ...o.value, value: m[2]!, glob: -1, tilde: m[2]!.startsWith('~') } });
-      else if (!WGETRC_HARMLESS.has(key))
-        cx.uncertain(`wget -e ${key} is not in its table`, 'write', o.value.raw);
+    if ((o.name === '-e' || o.name === '--execute') && o.value) {
+      const c = o.value.uncertain === undefined ? wgetrcCommand(o.value.value, o.value) : undefined;
+      if (c) apply(cx, s, c);
+      else cx.uncertain(`wget -e ${o.value.raw} is not understood`, 'write', o.value.raw);
       continue;
     }
-    opts.push({ name: o.name, value: o.value });
+    const c = asCommand(o);
+    if (c) apply(cx, s, c);
   }
-  for (const { name, value } of opts) {
-    const role = FILE_OPTS[name];
-    if (role && value.value !== '-') emitRole(cx, value, role, { tag: name.replace(/^-+/, '') });
-    if (name === '--hsts-file') cx.read(value, { tag: 'hsts-file' });
-    if (name === '--config') cx.uncertain('a wget config file holds more commands', 'write', value.raw);
-    if (name === '--use-askpass') cx.uncertain('wget --use-askpass runs a program', 'write', value.raw);
-    if (
-      (name === '-i' || name === '--input-file') &&
-      value.value !== '-' &&
-      !/^[a-z]+:\/\//i.test(value.value)
-    )
-      cx.read(value, { tag: 'input-file' });
-    if (name === '--warc-file') {
-      // wget writes PREFIX.warc.gz (and PREFIX-meta.warc.gz, PREFIX.cdx) beside the prefix.
-      cx.write({ ...value, value: `${value.value}*`, glob: value.value.length }, { tag: 'warc-file' });
-    }
-  }
-  if (
-    has(p, '-b', '--background') &&
-    !opts.some((o) => ['-o', '--output-file', '-a', '--append-output'].includes(o.name))
-  )
-    cx.write(literal('wget-log'), { tag: 'background-log' });
-  if (has(p, '--spider')) return;
-  const out = opts.filter((o) => o.name === '-O' || o.name === '--output-document').at(-1)?.value;
-  if (out) {
-    if (out.value !== '-') cx.write(out, { tag: 'output' });
+  downloads(cx, s, p.operands);
+};
+
+function downloads(cx: CommandContext, s: Settings, urls: readonly Field[]): void {
+  // `-b` without a log file logs to wget-log (wget-log.1 … when taken) in the cwd.
+  if (on(s, 'background') !== false && !s.logged)
+    cx.write(freeName(cx, literal('.'), 'wget-log'), { tag: 'background-log' });
+  if (on(s, 'spider') === true) return;
+  if (s.output) {
+    if (s.output.value !== '-') cx.write(s.output, { tag: 'output' });
     return;
   }
-  const dir =
-    opts.filter((o) => o.name === '-P' || o.name === '--directory-prefix').at(-1)?.value ?? literal('.');
-  // One file per URL named by its last path segment (index.html for none), `.1`, `.2`… when taken — unless
-  // an option makes directories, lets the server name it, or takes the URLs from a file.
-  const structured =
-    has(p, '-r', '--recursive', '-m', '--mirror', '-x', '--force-directories', '-p', '--page-requisites') ||
-    has(p, '--content-disposition', '--trust-server-names', '-N', '--timestamping', '-c', '--continue') ||
-    opts.some((o) => ['-i', '--input-file', '--cut-dirs', '-nH'].includes(o.name));
-  const names = structured ? [] : p.operands.map((u) => urlFileName(u, 'index.html'));
+  const files = downloadFiles(cx, s, urls);
+  if (typeof files === 'string') {
+    cx.write(s.prefix, { scope: 'subtree', tag: 'download', unknownNames: files });
+    return;
+  }
+  const overwrite =
+    on(s, 'timestamping') === true || on(s, 'continue') === true || on(s, 'noclobber') === true;
+  for (const f of files) {
+    const names = [f.value];
+    if (on(s, 'adjustextension') !== false) names.push(`${f.value}.html`, `${f.value}.css`);
+    for (const n of names) {
+      const at = { ...f, value: n };
+      const slash = n.lastIndexOf('/');
+      const written = overwrite
+        ? at
+        : freeName(cx, slash < 0 ? literal('.') : { ...f, value: n.slice(0, slash) }, n.slice(slash + 1));
+      cx.write(written, { tag: 'download' });
+      // `--backups=N` renames NAME to NAME.1 … NAME.N first; `-K` keeps NAME.orig before converting links.
+      for (let k = 1; k <= (s.backups ?? 0); k++) cx.write({ ...at, value: `${n}.${k}` }, { tag: 'backups' });
+      if (on(s, 'backupconverted') !== false && on(s, 'convertlinks') !== false)
+        cx.write({ ...at, value: `${n}.orig` }, { tag: 'backup-converted' });
+    }
+  }
+}
+
+/** The file each URL is saved as, or why the names are not known. */
+function downloadFiles(cx: CommandContext, s: Settings, urls: readonly Field[]): Field[] | string {
+  for (const k of ['recursive', 'pagerequisites', 'contentdisposition', 'trustservernames', 'input'])
+    if (on(s, k) !== false) return `wget ${k}: the names come from the server`;
+  if (s.cutDirs === null || s.backups === null) return 'wget names the files from options not known';
+  const dirstruct = on(s, 'dirstruct');
+  const hostDir = s.flags.get('addhostdir') ?? true;
+  const files: Field[] = [];
+  for (const u of urls) {
+    const parts = urlParts(u, false);
+    let name = parts ? wgetFileName(parts, s.defaultPage) : undefined;
+    if (name !== undefined && s.restrict !== 'unix' && s.restrict !== 'nocontrol') {
+      if (s.restrict === 'lowercase') name = name.toLowerCase();
+      else if (s.restrict === 'uppercase') name = name.toUpperCase();
+      else name = undefined;
+    }
+    if (!parts || name === undefined || dirstruct === null || hostDir === null)
+      return 'wget names the file from a URL not known';
+    let dir = s.prefix;
+    if (dirstruct) {
+      const path = [
+        ...(on(s, 'protocoldirectories') ? [parts.scheme] : []),
+        ...(hostDir ? [parts.host] : []),
+        ...parts.dirs.slice(s.cutDirs),
+      ];
+      if (path.some((d) => d === '' || d === '.' || d === '..' || /[%\\]/.test(d)))
+        return 'wget names directories from a URL it rewrites';
+      for (const d of path) dir = inDir(dir, d);
+      createdDirs(cx, inDir(dir, name));
+    }
+    files.push(inDir(dir, name));
+  }
   // Two URLs of one name: the second lands as `.1` of a file the first has just made.
-  if (names.length > 0 && names.every((n) => n !== undefined) && new Set(names).size === names.length)
-    for (const n of names) cx.write(freeName(cx, dir, n as string), { tag: 'download' });
-  else cx.write(dir, { scope: 'subtree', tag: 'download' });
-};
+  if (new Set(files.map((f) => f.value)).size !== files.length) return 'two URLs of one name';
+  return files;
+}
 
 export const wgetFamily: Record<string, CommandHandler> = { wget };
