@@ -155,7 +155,8 @@ export function formatExplain(r: ExplainResult): string {
     // Issue 22: what analysis could not prove runs confined; say so and why, before the trace.
     lines.push('  would run in the sandbox compiled from the policy, because:');
     for (const f of sandboxed.uncertain) lines.push(`    - ${f.reason}`);
-    if (sandboxed.mode === 'always') lines.push('    - the policy sandboxes every shell call (sandbox: always)');
+    if (sandboxed.mode === 'always')
+      lines.push('    - the policy sandboxes every shell call (sandbox: always)');
   }
   for (const reason of r.reasons)
     lines.push(`  ${reason.action} ${reason.code} [${reason.plugin ?? '?'}]: ${reason.reason}`);

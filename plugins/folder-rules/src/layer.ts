@@ -155,7 +155,12 @@ export function finalizeLayered(
       throw configError(overlay.source, 'sandbox', now, `a narrowOnly overlay cannot widen sandbox: ${was}`);
     // `uncertain: prompt` lets a human allow what `deny` refuses.
     if (overlay.narrowOnly && next.extras.uncertain === 'prompt' && compiled.extras.uncertain !== 'prompt')
-      throw configError(overlay.source, 'uncertain', 'prompt', 'a narrowOnly overlay cannot widen uncertain: deny');
+      throw configError(
+        overlay.source,
+        'uncertain',
+        'prompt',
+        'a narrowOnly overlay cannot widen uncertain: deny',
+      );
     const widened = overlay.narrowOnly ? widenedLimit(compiled.extras.limits, next.extras.limits) : undefined;
     if (widened) throw configError(overlay.source, `limits.${widened.field}`, widened.value, widened.why);
     compiled = next;
