@@ -182,6 +182,8 @@ export function extractMembers(
     what: string;
     /** Why the names cannot be known whatever the archive holds (`--transform` renames them). */
     unknown?: string;
+    /** Whether a member (by its stored name) is extracted: member operands and exclusions (`-x`, `--exclude`). */
+    keep?(name: string): boolean;
   },
 ): void {
   const worst = (why: string) => {
@@ -205,6 +207,8 @@ export function extractMembers(
     if (
       !/written by this command line/.test(r.uncertain) &&
       archive.uncertain === undefined &&
+      archive.glob < 0 &&
+      !archive.under &&
       !cx.exists(archive)
     ) {
       // Judged as a write over what exists beneath the target now: extracting into a directory the policy
@@ -227,6 +231,7 @@ export function extractMembers(
   }
   const paths = new Set<string>();
   for (const name of m.names) {
+    if (how.keep && !how.keep(name)) continue;
     const p = how.place(name);
     if (p === undefined) {
       worst(`the member ${JSON.stringify(name)} is not placed with certainty`);
@@ -238,6 +243,12 @@ export function extractMembers(
   }
   // The directory itself: unzip -d creates it, a `./` member sets its mode and times.
   cx.write(into, { tag: 'extract' });
+  // A symlink already at a member's path is replaced, not written through (strace, GNU tar 1.34 with and
+  // without --overwrite: open O_EXCL or O_NOFOLLOW fails, unlinkat, create; unzip 6.0 -o: lstat, unlink,
+  // create): the link itself is judged there. A link on the way to it (`d` of `d/x`) is still followed.
   for (const p of paths)
-    cx.write({ ...into, value: `${into.value.replace(/\/+$/, '')}/${p}`, glob: -1 }, { tag: 'extract' });
+    cx.write(
+      { ...into, value: `${into.value.replace(/\/+$/, '')}/${p}`, glob: -1 },
+      { tag: 'extract', followFinal: false },
+    );
 }

@@ -4,7 +4,7 @@ import { has, type ParsedArgs, parseArgs, values } from '../argv.js';
 import { emitOptions, literal } from '../spec.js';
 import { extractMembers, memberPath, tarMembers } from './archiveMembers.js';
 import { TAR } from './archiveOptions.js';
-import { tarExcludes } from './tarExclude.js';
+import { tarExcludes, tarExtractExcludes } from './tarExclude.js';
 
 /** Names in a `-T` list beyond this are not an everyday archive: uncertain instead of slow. */
 const MAX_NAMES = 1000;
@@ -84,6 +84,11 @@ export const tar: CommandHandler = (cx) => {
       cx.emit(o.value, 'list', { tag: 'newer' });
   }
   const archive = values(p, '-f', '--file')[0];
+  // Several values of one word (`for f in a.tar b.tar; do tar xf "$f"; done`) reach here as `-f a.tar b.tar`:
+  // each is judged as the archive, not the later ones as mere member names.
+  const alternatives = archive
+    ? p.operands.filter((f) => f.raw === archive.raw && f.uncertain === undefined && f.glob < 0)
+    : [];
   const create = has(p, '-c', '--create', '-r', '--append', '-u', '--update');
   const extract = has(p, '-x', '--extract', '--get');
   const compare = has(p, '-d', '--diff', '--compare');
@@ -92,8 +97,9 @@ export const tar: CommandHandler = (cx) => {
     // `host:file` is opened through rsh/ssh unless --force-local.
     const remote = /^[^/]*:/.test(archive.value) && !has(p, '--force-local');
     if (remote) cx.uncertain(`tar -f ${archive.raw} runs a remote shell`);
-    else if (create || catenate || has(p, '--delete')) cx.write(archive, { tag: 'archive' });
-    else cx.read(archive, { tag: 'archive' });
+    else if (create || catenate || has(p, '--delete'))
+      for (const a of [archive, ...alternatives]) cx.write(a, { tag: 'archive' });
+    else for (const a of [archive, ...alternatives]) cx.read(a, { tag: 'archive' });
   }
   // `-C DIR` applies to what follows it; members are relative to the last one given.
   const dirs = values(p, '-C', '--directory');
@@ -137,16 +143,19 @@ export const tar: CommandHandler = (cx) => {
     const strip = values(p, '--strip-components', '--strip').at(-1);
     const renames = p.opts.some((o) => o.name === '--transform' || o.name === '--xform');
     const badStrip = strip !== undefined && !/^\d+$/.test(strip.value);
-    extractMembers(cx, archive, into, {
-      read: tarMembers,
-      place: (name) => memberPath(name, strip ? Number(strip.value) : 0),
-      what: 'tar -x',
-      ...(renames
-        ? { unknown: '--transform renames them' }
-        : badStrip
-          ? { unknown: '--strip-components is not known' }
-          : {}),
-    });
+    const keep = tarExtractExcludes(argv, p.operands);
+    for (const a of archive ? [archive, ...alternatives] : [undefined])
+      extractMembers(cx, a, into, {
+        read: tarMembers,
+        place: (name) => memberPath(name, strip ? Number(strip.value) : 0),
+        what: 'tar -x',
+        ...(renames
+          ? { unknown: '--transform renames them' }
+          : badStrip
+            ? { unknown: '--strip-components is not known' }
+            : {}),
+        ...(keep ? { keep: (name: string) => !keep(name) } : {}),
+      });
     const top = oneTopLevel(cx.args);
     if (top && top.value !== '') {
       const dir = under(top);

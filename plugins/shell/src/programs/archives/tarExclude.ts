@@ -53,3 +53,52 @@ export function tarExcludes(
   }
   return out;
 }
+
+/**
+ * Which members `tar -x` leaves out by `--exclude` (GNU tar 1.34: unanchored, wildcards matching `/`, a
+ * match of a leading directory excluding what lies beneath — `--exclude=.env.d` drops `src/.env.d/x`;
+ * checked by extracting). Only the patterns before the first member operand are taken (fewer patterns
+ * exclude less: never more than tar does), and a name counts as excluded only when it matches both as
+ * stored and with `./` and `/` removed. `undefined` when nothing is excluded or a switch changes the
+ * matching (`--anchored`, `--no-wildcards`…) or a word is not known.
+ */
+export function tarExtractExcludes(
+  argv: readonly Field[],
+  operands: readonly Field[],
+): ((name: string) => boolean) | undefined {
+  const patterns: string[] = [];
+  let nocase = false;
+  for (let k = 0; k < argv.length; k++) {
+    const f = argv[k]!;
+    const v = f.value;
+    if (operands.includes(f)) break;
+    if (f.uncertain !== undefined) return undefined;
+    if (v === '--ignore-case') nocase = true;
+    else if (/^--(anchored|no-wildcards|no-wildcards-match-slash|no-ignore-case)$/.test(v)) return undefined;
+    else if (v.startsWith('--exclude=')) patterns.push(v.slice('--exclude='.length));
+    else if (v === '--exclude') {
+      const next = argv[++k];
+      if (!next || next.uncertain !== undefined) return undefined;
+      patterns.push(next.value);
+    }
+  }
+  if (patterns.length === 0) return undefined;
+  const res = patterns.map((p) => fnmatch(p, nocase));
+  // Every piece of the name from a `/` (or its start) to a `/` (or its end).
+  const matches = (name: string): boolean => {
+    const starts = [0];
+    const ends: number[] = [];
+    for (let i = 0; i < name.length; i++)
+      if (name[i] === '/') {
+        starts.push(i + 1);
+        ends.push(i);
+      }
+    ends.push(name.length);
+    return starts.some((s) => ends.some((e) => e > s && res.some((r) => r.test(name.slice(s, e)))));
+  };
+  return (name) => {
+    const stored = name.replace(/\/+$/, '');
+    const bare = stored.replace(/^(\.?\/)+/, '');
+    return matches(stored) && matches(bare);
+  };
+}

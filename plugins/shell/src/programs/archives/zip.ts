@@ -170,7 +170,12 @@ export const zip: CommandHandler = (cx) => {
     if (f) cx.emit(f, role, { tag: k });
   }
   const [archive, ...files] = z.operands;
-  if (archive) cx.write(archive, { tag: 'archive' });
+  if (archive) {
+    cx.write(archive, { tag: 'archive' });
+    // zip(1): a name whose last component has no extension gets `.zip` (`zip -r out src` writes out.zip).
+    if (archive.uncertain === undefined && archive.value !== '-' && !/\.[^/]*$/.test(archive.value))
+      cx.write({ ...archive, value: `${archive.value}.zip` }, { tag: 'archive' });
+  }
   // `-d`: the operands are entries inside the archive, not files.
   if (z.opts.has('d') || z.opts.has('delete')) return;
   const recursive = z.opts.has('r') || z.opts.has('R') || z.opts.has('recurse-paths');
@@ -191,10 +196,58 @@ export const zip: CommandHandler = (cx) => {
 /** unzip: letters that take no value (unzip -hh). `-d DIR`, `-P PASS` take one; `-x` a list of members. */
 const UNZIP_FLAGS = 'ZAcaflptTuvzbBCDEFijJKLMnNoqsSUVWXY$^2h';
 
-/** unzip ARCHIVE [MEMBERS] [-x XMEMBERS] [-d DIR]: extracts under DIR or the cwd; `-l -t -p -v -Z -c -z` read only. */
+/** Wildcards unzip matches itself, in the archive name and in member names (unzip(1), "ARGUMENTS"). */
+const UNZIP_WILD = /[*?[]/;
+
+/**
+ * The file unzip opens for ARCHIVE: unzip(1) "if [ZIPFILE] is not found, .zip is appended" — strace of
+ * unzip 6.0 shows it trying `NAME`, then `NAME.zip`, then `NAME.ZIP` (also after a `.zip` already there).
+ * A name with wildcards is matched by unzip itself, each match extracted in turn: not known here.
+ */
+function unzipArchive(cx: CommandContext, f: Field): Field | { unknown: string } {
+  if (f.uncertain !== undefined || f.glob >= 0 || f.under) return f;
+  if (UNZIP_WILD.test(f.value))
+    return { unknown: `unzip matches the wildcards of ${f.raw} itself, against what exists when it runs` };
+  const tries = ['', '.zip', '.ZIP'].map((s) => ({ ...f, value: `${f.value}${s}`, glob: -1 }));
+  const found = tries.find((t) => cx.exists(t));
+  if (found) return found;
+  // None exists now: one the line writes first is what unzip opens.
+  for (const t of tries) {
+    const r = cx.readBytes(t, 1);
+    if ('uncertain' in r && /written by this command line/.test(r.uncertain))
+      return { unknown: `${t.value} is written by this command line first` };
+  }
+  return f;
+}
+
+/**
+ * Which members unzip extracts: the member operands (all when none) less the `-x` list, matched as unzip
+ * matches them — wildcards crossing `/` (unless `-W`), case-insensitively with `-C`. A pattern we cannot
+ * read selects every member (an exclusion we cannot read excludes none).
+ */
+function unzipSelection(
+  members: readonly Field[],
+  excludes: readonly Field[],
+  letters: ReadonlySet<string>,
+): ((name: string) => boolean) | undefined {
+  if (letters.has('W')) return undefined;
+  const nocase = letters.has('C');
+  const known = (fs: readonly Field[]) => fs.every((f) => f.uncertain === undefined && !f.under);
+  const inc = members.length > 0 && known(members) ? members.map((f) => fnmatch(f.value, nocase)) : [];
+  const exc = known(excludes) ? excludes.map((f) => fnmatch(f.value, nocase)) : [];
+  if (inc.length === 0 && exc.length === 0) return undefined;
+  return (name) => (inc.length === 0 || inc.some((r) => r.test(name))) && !exc.some((r) => r.test(name));
+}
+
+/**
+ * unzip ARCHIVE [MEMBERS] [-x XMEMBERS] [-d DIR]: extracts under DIR or the cwd; `-l -t -p -v -Z -c -z` read
+ * only. Several values of one word (`for f in a.zip b.zip; do unzip "$f"; done` reaches here as both) are
+ * each judged as the archive: a later one is no mere member pattern of the first.
+ */
 export const unzip: CommandHandler = (cx: CommandContext) => {
   const letters = new Set<string>();
   const operands: Field[] = [];
+  const excludes: Field[] = [];
   let into: Field | undefined;
   const args = cx.args;
   for (let i = 0; i < args.length; i++) {
@@ -205,7 +258,7 @@ export const unzip: CommandHandler = (cx: CommandContext) => {
       continue;
     }
     if (v === '-x') {
-      while (i + 1 < args.length && !args[i + 1]!.value.startsWith('-')) i++;
+      while (i + 1 < args.length && !args[i + 1]!.value.startsWith('-')) excludes.push(args[++i]!);
       continue;
     }
     for (let k = 1; k < v.length; k++) {
@@ -223,17 +276,28 @@ export const unzip: CommandHandler = (cx: CommandContext) => {
       letters.add(c);
     }
   }
-  const [archive] = operands;
-  if (archive) cx.read(archive, { tag: 'archive' });
-  if (['l', 't', 'p', 'v', 'Z', 'c', 'z'].some((c) => letters.has(c))) return;
+  const [first] = operands;
+  const archives = first ? operands.filter((f) => f === first || f.raw === first.raw) : [];
+  const members = operands.filter((f) => !archives.includes(f));
+  const readOnly = ['l', 't', 'p', 'v', 'Z', 'c', 'z'].some((c) => letters.has(c));
   const dir = into ?? literal('.');
-  // `-j` junks the directories: every member lands in DIR by its last name.
-  extractMembers(cx, archive, dir, {
-    read: zipMembers,
-    place: (name) => {
-      const at = memberPath(name);
-      return at && letters.has('j') ? at.slice(at.lastIndexOf('/') + 1) : at;
-    },
-    what: 'unzip',
-  });
+  const keep = unzipSelection(members, excludes, letters);
+  if (archives.length === 0)
+    extractMembers(cx, undefined, dir, { read: zipMembers, place: memberPath, what: 'unzip' });
+  for (const given of archives) {
+    const archive = unzipArchive(cx, given);
+    cx.read('unknown' in archive ? given : archive, { tag: 'archive' });
+    if (readOnly) continue;
+    // `-j` junks the directories: every member lands in DIR by its last name.
+    extractMembers(cx, 'unknown' in archive ? given : archive, dir, {
+      read: zipMembers,
+      place: (name) => {
+        const at = memberPath(name);
+        return at && letters.has('j') ? at.slice(at.lastIndexOf('/') + 1) : at;
+      },
+      what: 'unzip',
+      ...('unknown' in archive ? { unknown: archive.unknown } : {}),
+      ...(keep ? { keep } : {}),
+    });
+  }
 };
