@@ -244,7 +244,7 @@ export class PipeFlow {
     for (const [k, root] of paths.roots.entries()) {
       const real = this.paths.resolveDir(root);
       if (real === null) return null;
-      const why = paths.checked ? undefined : unsplittableBeneath(real, root.value, paths.filters[k]);
+      const why = paths.checked ? undefined : unsplittableBeneath(real, root.value, paths.filters[k], paths);
       if (why === null) return null;
       if (why !== undefined) return { splits: why };
       reals.push(real);

@@ -4,6 +4,7 @@ import { type ArgSpec, has, parseArgs, values } from '../argv.js';
 import { literal, unknownOptions } from '../spec.js';
 import { findActionFilter } from './findFilter.js';
 import { FIND_ARG, FIND_EXEC, FIND_NEWER_XY, FIND_NOARG, FIND_STAT, FIND_WRITE } from './findPrimaries.js';
+import { dashNameBeneath, type SpelledPaths } from './xargsNames.js';
 import { xargsItems } from './xargsSplit.js';
 
 /** More start points or items than this from a file is not everyday use: uncertain instead of slow. */
@@ -148,12 +149,16 @@ const find: CommandHandler = (cx) => {
     printsOther = true;
   }
   const plain = starts.every((s) => s.uncertain === undefined && s.glob < 0 && !s.under && !s.pipe);
-  if (!printsOther && printed.size < 2 && plain)
-    cx.printsPaths({
+  if (!printsOther && printed.size < 2 && plain) {
+    // find prints each path beginning with its start point as given (`./-x`, never `-x`).
+    const paths: SpelledPaths = {
       roots: starts,
       filters: starts.map((s) => findActionFilter(expr, expr.length, s)),
       nul: printed.has('-print0'),
-    });
+      asGiven: true,
+    };
+    cx.printsPaths(paths);
+  }
 };
 
 /** `xargs --help`, GNU findutils 4.9.0 (arities probed; `-e`, `-i`, `-l` take their value attached only). */
@@ -203,14 +208,33 @@ function embedded(word: Field): Field {
  * only while no name there holds a blank, newline, quote or backslash (xargs would split it into other,
  * cwd-relative paths) — checked on what exists now, and against what the line itself writes there.
  */
-function pipedPaths(cx: CommandContext, p: ReturnType<typeof parseArgs>): Field | undefined {
-  const paths = cx.stdinPaths();
+function pipedPaths(
+  cx: CommandContext,
+  p: ReturnType<typeof parseArgs>,
+  /** The command ends its options (`--`) before the items: a name starting with `-` is an operand. */
+  operandsOnly: boolean,
+): Field | undefined {
+  const paths: SpelledPaths | undefined = cx.stdinPaths();
   if (!paths) return undefined;
   const nul = has(p, '-0', '--null');
   // A delimiter of its own, or NULs read as lines (and the reverse): items that are not the paths.
   if (nul !== paths.nul || values(p, '-d', '--delimiter').length > 0) return undefined;
+  // A printed name starting with `-` reaches the command as an option (`git ls-files | xargs wc` with a
+  // tracked `--files0-from=list`): the items are then not known as paths.
+  if (!operandsOnly) {
+    const dash = dashNameBeneath(paths, (root) => cx.resolveDir(root));
+    if (dash !== undefined)
+      return { ...cx.fromStdin('<stdin>'), uncertain: `xargs may hand its command an option: ${dash}` };
+    if (nul && !paths.asGiven) {
+      // What the line creates beneath the roots first is checked after the line (a new `-x`).
+      const reals = paths.roots.map((r) => cx.resolveDir(r));
+      if (reals.some((r) => r === null)) return undefined;
+      cx.takePipedPaths(reals as string[]);
+    }
+  }
   if (!nul) {
-    const reals = cx.splitRoots(paths);
+    // After `--` a name starting with `-` is an operand: only blanks and quotes matter then.
+    const reals = cx.splitRoots(operandsOnly ? { ...paths, asGiven: true } : paths);
     if (reals === null) return undefined;
     if (!Array.isArray(reals)) {
       cx.uncertain(`xargs splits the paths it is given at blanks: ${reals.splits}`, 'read', '<stdin>');
@@ -235,7 +259,11 @@ const xargs: CommandHandler = (cx) => {
   const cmd = p.operands.length > 0 ? [...p.operands] : [literal('echo')];
   const files = values(p, '-a', '--arg-file');
   if (files.length === 0) {
-    const stdin = pipedPaths(cx, p) ?? cx.fromStdin('<stdin>');
+    // `--` in the command before where the items go: they are operands whatever they start with.
+    const at =
+      replace === undefined ? cmd.length : cmd.findIndex((f, idx) => idx > 0 && f.value.includes(replace));
+    const operandsOnly = cmd.slice(1, at === -1 ? cmd.length : at).some((f) => f.value === '--');
+    const stdin = pipedPaths(cx, p, operandsOnly) ?? cx.fromStdin('<stdin>');
     if (replace !== undefined)
       cx.exec(
         cmd.map((f, idx) =>

@@ -138,8 +138,10 @@ export class GitCall {
     if (prefix.startsWith('..') || posix.isAbsolute(prefix) || (relativeTo === 'root' && prefix !== ''))
       return;
     const within = prefix === '' ? '' : `${prefix}/`;
+    // A name starting with `-` (printed as it is, no `./`) is an option to the command that takes it.
     for (const name of tracked.files)
-      if (name.startsWith(within) && /[\s'"\\*?[]|[^\x20-\x7e]/.test(name)) return;
+      if (name.startsWith(within) && (/[\s'"\\*?[]|[^\x20-\x7e]/.test(name) || name[within.length] === '-'))
+        return;
     if (tracked.submodules.length > 0) return;
     const filter = worktreeFilter({
       kind: 'tracked',
