@@ -5,6 +5,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,9 @@ beforeAll(() => {
   exe(join(ws, 'node_modules', '.bin', 'vitest'), `#!/bin/sh\n${leak}\n`);
   exe(join(ws, 'node_modules', '.bin', 'tsc'), '#!/usr/bin/env node\n');
   writeFileSync(join(ws, 'README.md'), '# hi\n');
+  // a link the agent made: its name chooses the model, its target the program
+  symlinkSync('/usr/bin/python3', join(ws, 'py'));
+  symlinkSync('/bin/ls', join(ws, 'bin', 'ls-link'));
   writeFileSync(
     join(ws, 'package.json'),
     JSON.stringify({

@@ -73,6 +73,25 @@ describe('programs the agent can write (markAgentCode)', () => {
     expect(d.accesses).toEqual([]);
   });
 
+  it('a link the agent can write on the way to a system program makes it uncertain too', async () => {
+    const linked: GuardPlugin = {
+      name: 'linked',
+      apply(hooks) {
+        hooks.collectAccesses.tap('linked', (accesses) => [
+          ...accesses,
+          {
+            ...runs('/usr/bin/python3.11', '`./py` runs'),
+            raw: './py',
+            hops: [{ link: '/ws/py', target: '/usr/bin/python3' }],
+          },
+        ]);
+      },
+    };
+    const d = await createGuard({ plugins: [linked, policy] }).check(call(), ctx);
+    expect(d.action).toBe('deny');
+    expect(d.reasons[0]?.reason).toMatch(/through \/ws\/py, a link the agent can write/);
+  });
+
   it('a policy that throws in agentWritable proves nothing (fail closed)', async () => {
     const throwing: GuardPlugin = {
       name: 'throwing',

@@ -38,17 +38,35 @@ export function markAgentCode(
           `${a.runs}: which program runs is not known (${a.reason ?? 'unknown'})`,
         ),
       );
-    else if (agentCanWrite(a.realPath, ctx, probes))
-      out.push(
-        uncertainAccess(
-          a.raw,
-          'write',
-          a.origin,
-          `${a.runs} ${a.realPath}, a file the agent can write: what it does is not analysed`,
-        ),
-      );
+    else {
+      // The file that runs, and every link on the way to it: a link the agent can write (`./py -> python3`)
+      // chooses the program, and its name chooses the model it is judged by.
+      const writable = controlledOnTheWay(a, ctx, probes);
+      if (writable !== undefined)
+        out.push(
+          uncertainAccess(
+            a.raw,
+            'write',
+            a.origin,
+            writable === a.realPath
+              ? `${a.runs} ${a.realPath}, a file the agent can write: what it does is not analysed`
+              : `${a.runs} ${a.realPath} through ${writable}, a link the agent can write: what it does is not analysed`,
+          ),
+        );
+    }
   }
   return out;
+}
+
+/** The first of the file and the links leading to it that the agent can write, if any. */
+function controlledOnTheWay(
+  a: Access,
+  ctx: CallContext,
+  probes: readonly WritableProbe[],
+): string | undefined {
+  if (agentCanWrite(a.realPath!, ctx, probes)) return a.realPath!;
+  for (const hop of a.hops ?? []) if (agentCanWrite(hop.link, ctx, probes)) return hop.link;
+  return undefined;
 }
 
 function agentCanWrite(realPath: string, ctx: CallContext, probes: readonly WritableProbe[]): boolean {
