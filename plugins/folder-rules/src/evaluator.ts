@@ -451,7 +451,13 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
       for (const r of bound) {
         if (r.rule.block || !applies(r, vector, op) || outcomeOf(r.rule.access, op) !== 'allow') continue;
         const p = r.compiled.patterns[0];
-        if (p !== undefined) roots.add(p.endsWith('/**') ? p.slice(0, -3) || '/' : p);
+        if (p === undefined) continue;
+        const root = p.endsWith('/**') ? p.slice(0, -3) || '/' : p;
+        // Only roots where the operation can succeed: a write rule under a broader read tier (tiered) or
+        // after a deny that matches first (first-match) would point the model at the path just denied.
+        const probe = { op, scope: 'path', raw: root, path: root, realPath: root, certain: true } as Access;
+        if (pathEval(probe, root, vector, undefined).decision !== 'allow') continue;
+        roots.add(root);
       }
       hit = Object.freeze([...roots]);
       rootLists.set(key, hit);

@@ -1,5 +1,6 @@
 import { type CallContext, createGuard, type GuardPlugin } from '@toolgate/core';
 import { folderRules } from './folderRules.js';
+import { LEVEL } from './levels.js';
 import { compilePattern, expandPattern } from './patterns.js';
 import { subsumes } from './subsumes.js';
 import type { CompiledPolicy, PolicyRule } from './types.js';
@@ -43,12 +44,25 @@ function unbalanced(pattern: string): string | undefined {
 }
 
 function label(r: PolicyRule): string {
-  return `${r.block ? '!' : ''}${r.pattern} (${r.block ? 'block' : r.access})`;
+  const scope = [r.ops ? `ops: ${r.ops.join(', ')}` : '', r.vector ? `vector: ${r.vector}` : '']
+    .filter(Boolean)
+    .join('; ');
+  return `${r.block ? '!' : ''}${r.pattern} (${r.block ? 'block' : r.access}${scope ? `; ${scope}` : ''})`;
+}
+
+/** Whether `e` applies to every access `r` applies to: its vector and operations are no narrower. */
+function appliesWherever(e: PolicyRule, r: PolicyRule): boolean {
+  if (e.vector !== undefined && e.vector !== r.vector) return false;
+  if (e.ops === undefined) return true;
+  // A rule without `ops` applies to reads and writes (a read tier to writes too: it denies them).
+  const rOps = r.ops ?? ['read', 'write'];
+  return rOps.every((op) => e.ops?.includes(op));
 }
 
 /**
  * Checks a policy the way seed 001's `validateFolderConfig` meant to, properly: invalid globs, rules
  * shadowed by an earlier rule (real subsumption, not string heuristics), deny rules that can never win,
+ * rules a more restrictive tier always out-ranks (tiered: `<workspace>/out/** write` under `<workspace>/** read`),
  * relative patterns, `!` rules whose flags say allow, patterns that can never match an absolute path,
  * allow rules swallowed by deny rules, and the policy's own `tests`. Async because it runs the tests.
  *
@@ -121,7 +135,7 @@ export async function lint(policy: CompiledPolicy, options: LintOptions = {}): P
     for (let j = 0; j < i; j++) {
       const e = policy.rules[j];
       const ej = expanded[j];
-      if (!e || ej === undefined || (e.vector && r.vector && e.vector !== r.vector)) continue;
+      if (!e || ej === undefined || !appliesWherever(e, r)) continue;
       const restrictive = e.access === 'deny' || e.access === 'prompt' || e.block === true;
       if (!subsumes(ej, ei, restrictive)) continue;
       if (policy.mode === 'first-match' && !e.block && !r.block) {
@@ -141,12 +155,30 @@ export async function lint(policy: CompiledPolicy, options: LintOptions = {}): P
         );
       }
     }
+    // Tiered: a rule under a broader rule of a more restrictive tier (prompt over an allow, read over a
+    // write) never decides anything — `<workspace>/** read` makes `<workspace>/out/** write` dead (issue 25).
+    if (policy.mode === 'tiered' && !r.block && (r.access === 'write' || r.access === 'read')) {
+      policy.rules.forEach((e, k) => {
+        const ek = expanded[k];
+        if (k === i || ek === undefined || e.block || e.access === 'deny') return;
+        if (LEVEL[e.access] >= LEVEL[r.access] || !appliesWherever(e, r)) return;
+        if (!subsumes(ek, ei, e.access === 'prompt')) return;
+        const effect =
+          e.access === 'prompt' ? 'every access there needs approval' : 'a write there is denied (read only)';
+        add(
+          'warning',
+          'never-applies',
+          `${label(r)} can never apply (tiered): ${label(e)} matches every path it does and its tier wins — ${effect}`,
+          r.source,
+        );
+      });
+    }
     // Allow rules inside a deny rule: in tiered the deny always wins, so the allow can never allow.
     if (r.access === 'read' || r.access === 'write') {
       policy.rules.forEach((d, k) => {
         const ed = expanded[k];
         if (k === i || ed === undefined || !(d.access === 'deny' || d.block)) return;
-        if (d.vector && r.vector && d.vector !== r.vector) return;
+        if (!appliesWherever(d, r)) return;
         if (subsumes(ed, ei, true) && (policy.mode === 'tiered' || d.block || k < i))
           add(
             'warning',
