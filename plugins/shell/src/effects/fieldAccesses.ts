@@ -34,8 +34,9 @@ export class FieldAccesses {
         const { filter: _drop, ...rest } = o;
         // Each path is handed to the program by name: unless it acts on a link itself (rm), it opens a
         // link's target — a link found beneath is judged where it leads (and a linked directory's contents
-        // with it: more than the program reaches, never less).
-        const links = o.followFinal === false ? {} : { followLinks: true };
+        // with it: more than the program reaches, never less). No link among them (find -type f): none.
+        const noLinks = (mine as { printsLinks?: boolean } | undefined)?.printsLinks === false;
+        const links = o.followFinal === false || noLinks ? {} : { followLinks: true };
         this.emit(root, op, origin, { ...rest, ...links, scope: 'subtree', ...(filter ? { filter } : {}) });
       });
       return;

@@ -59,7 +59,14 @@ export function markUnknownContents(accesses: readonly Access[], order: AccessOr
       // A single link or rename matters only to a walk that follows links beneath its root.
       if (w.scope !== 'subtree' && !a.followLinks) continue;
       const inside = isWithin(wr, a.realPath);
-      if (inside ? filteredOut(a.filter, a.realPath, wr) : !isWithin(a.realPath, wr)) continue;
+      // Nor a walk beneath what the writer's own filter keeps it out of (`git ls-files -z | xargs -0 sed -i`
+      // writes tracked files only, never inside `.git`, which git's own read walks).
+      if (
+        inside
+          ? filteredOut(a.filter, a.realPath, wr)
+          : !isWithin(a.realPath, wr) || filteredOut(w.filter, wr, a.realPath)
+      )
+        continue;
       a.unknownContents = `${w.origin.split(':')[1] ?? 'another command'} writes ${wr} in the same command line`;
       break;
     }

@@ -248,7 +248,7 @@ function remoteCopy(
   pathOpts: Record<string, 'read' | 'write'>,
   shell: string[],
   /** What the program leaves out of a recursive source (rsync's `--exclude`). */
-  filterOf?: (p: ParsedArgs, source: Field) => SubtreeFilter | undefined,
+  filterOf?: (p: ParsedArgs, source: Field, cx: CommandContext) => SubtreeFilter | undefined,
 ): CommandHandler {
   return (cx: CommandContext) => {
     const p = parseArgs(cx.args, spec);
@@ -280,7 +280,7 @@ function remoteCopy(
     const sources = dest ? ops.slice(0, -1) : ops;
     for (const s of sources) {
       if (isRemote(s)) continue;
-      const filter = recursive ? filterOf?.(p, s) : undefined;
+      const filter = recursive ? filterOf?.(p, s, cx) : undefined;
       const walk = { scope, ...(filter ? { filter } : {}) };
       if (removeSources) cx.write(s, walk);
       else cx.read(s, { ...walk, ...(followLinks ? { followLinks } : {}) });

@@ -88,6 +88,13 @@ const NARROWING = new Set([
 ]);
 
 /**
+ * find's tests as a walk filter. `printsLinks: false`: a `-type` test without `l` (find -P, the default:
+ * `-type` is the entry's own type, so a symlink is never `f` or `d`) — no path handed on is a link, so a
+ * program given them opens no link's target (strace: `find . -type f | xargs cat` never opens one).
+ */
+export type FindFilter = SubtreeFilter & { readonly printsLinks?: false };
+
+/**
  * A filter for the entries an action of find (`-delete`, `-exec … {}`) can reach, from the tests before it:
  * `find . -name '*.pyc' -delete` removes only `*.pyc` entries, so a `.env` beside them is not judged (a false
  * deny before). Only a plain conjunction is read — `-name`, `-iname`, `-path`, `-type` and their negation by
@@ -99,9 +106,13 @@ export function findActionFilter(
   expr: readonly Field[],
   actionAt: number,
   start: Field,
-): SubtreeFilter | undefined {
+  /** `-L`/`-follow`: `-type` is the type of what a link leads to, so links are handed on. */
+  follow = true,
+): FindFilter | undefined {
   const tests: { t: Test; negated: boolean }[] = [];
   let negate = false;
+  // `-type f` (any type list without `l`) in the conjunction: find -P never hands the action a symlink.
+  let noLinks = false;
   for (let j = 0; j < actionAt; j++) {
     const f = expr[j]!;
     if (f.uncertain !== undefined) return undefined;
@@ -122,6 +133,7 @@ export function findActionFilter(
     }
     const t = test(v, expr[j + 1]);
     if (t === null) return undefined;
+    if (v === '-type' && !negate && !expr[j + 1]!.value.includes('l')) noLinks = true;
     j++;
     if (t !== 'true') tests.push({ t, negated: negate });
     negate = false;
@@ -134,6 +146,7 @@ export function findActionFilter(
     return tests.every(({ t, negated }) => t(path, base, isDir) !== negated);
   };
   return {
+    ...(noLinks && !follow ? { printsLinks: false as const } : {}),
     name: `find's tests before the action (${expr
       .slice(0, actionAt)
       .map((f) => f.raw)

@@ -94,7 +94,7 @@ const find: CommandHandler = (cx) => {
     if (v === '(' || v === ')' || v === '!' || v === ',' || FIND_NOARG.has(v)) {
       if (v === '-delete')
         for (const s of starts) {
-          const filter = findActionFilter(expr, j, s);
+          const filter = findActionFilter(expr, j, s, follow);
           cx.write(s, { ...startOpts, followFinal: false, tag: 'delete', ...(filter ? { filter } : {}) });
         }
       continue;
@@ -121,7 +121,7 @@ const find: CommandHandler = (cx) => {
     }
     if (FIND_EXEC.has(v)) {
       const argv: Field[] = [];
-      const filters = starts.map((s) => findActionFilter(expr, j, s));
+      const filters = starts.map((s) => findActionFilter(expr, j, s, follow));
       const inDir = v === '-execdir' || v === '-okdir';
       for (j++; j < expr.length; j++) {
         const a = expr[j]!;
@@ -153,7 +153,7 @@ const find: CommandHandler = (cx) => {
     // find prints each path beginning with its start point as given (`./-x`, never `-x`).
     const paths: SpelledPaths = {
       roots: starts,
-      filters: starts.map((s) => findActionFilter(expr, expr.length, s)),
+      filters: starts.map((s) => findActionFilter(expr, expr.length, s, follow)),
       nul: printed.has('-print0'),
       asGiven: true,
     };

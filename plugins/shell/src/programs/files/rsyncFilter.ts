@@ -1,22 +1,45 @@
 import type { SubtreeFilter } from '@toolgate/core';
+import type { CommandContext } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { has, type ParsedArgs, values } from '../argv.js';
 import { wildcardSource } from '../fnmatch.js';
 
+/** An `--exclude-from` list larger than this is not read: no filter. */
+const MAX_LIST = 64 * 1024;
+
 /**
- * What `--exclude PATTERN` leaves out of a recursive rsync source, as rsync(1) matches it against the names
- * of the transfer (a source without a trailing slash transfers the directory itself: `src/a.ts`; with one,
- * its contents: `a.ts`): a pattern without `/` matches any name component, one with a leading `/` is
- * anchored at the transfer's root, any other is matched against the end of the path; a trailing `/` matches
- * directories only. An excluded directory is not descended. Only plain `--exclude` lists are read: an
- * `--include`, `--filter`, `-F`, or a pattern list from a file may bring back what an exclude leaves out,
- * so then nothing is skipped.
+ * The patterns of `--exclude-from FILE`, read now (rsync(1): one a line, blank lines and lines starting with
+ * `;` or `#` ignored), or `null` when they cannot be known (stdin, unreadable, written by the line first, a
+ * `\r` or trailing blank whose meaning we do not claim).
  */
-export function rsyncFilter(p: ParsedArgs, source: Field): SubtreeFilter | undefined {
-  const excludes = values(p, '--exclude');
+function listPatterns(cx: CommandContext, f: Field): string[] | null {
+  if (f.value === '-' || f.uncertain !== undefined) return null;
+  const c = cx.readContent(f, MAX_LIST);
+  if ('uncertain' in c) return null;
+  const lines = c.text.split('\n').filter((l) => l !== '' && !/^[;#]/.test(l));
+  return lines.some((l) => /[\r\s]$/.test(l)) ? null : lines;
+}
+
+/**
+ * What `--exclude PATTERN` and `--exclude-from FILE` leave out of a recursive rsync source, as rsync(1)
+ * matches them against the names of the transfer (a source without a trailing slash transfers the directory
+ * itself: `src/a.ts`; with one, its contents: `a.ts`): a pattern without `/` matches any name component, one
+ * with a leading `/` is anchored at the transfer's root, any other is matched against the end of the path; a
+ * trailing `/` matches directories only. An excluded directory is not descended. Only exclusions are read:
+ * an `--include`, `--filter`, `-F`, `--files-from`, a `+ `/`- ` rule or a list that cannot be read may bring
+ * back what an exclude leaves out, so then nothing is skipped.
+ */
+export function rsyncFilter(p: ParsedArgs, source: Field, cx: CommandContext): SubtreeFilter | undefined {
+  const fromLists: Field[] = [];
+  for (const list of values(p, '--exclude-from')) {
+    const lines = listPatterns(cx, list);
+    if (lines === null) return undefined;
+    for (const l of lines) fromLists.push({ ...list, value: l, raw: l, glob: -1 });
+  }
+  const excludes = [...values(p, '--exclude'), ...fromLists];
   if (excludes.length === 0 || source.uncertain !== undefined) return undefined;
   if (
-    values(p, '--include', '--filter', '-f', '--include-from', '--exclude-from', '--files-from').length > 0 ||
+    values(p, '--include', '--filter', '-f', '--include-from', '--files-from').length > 0 ||
     has(p, '-F') ||
     excludes.some((f) => f.uncertain !== undefined || f.value === '' || /^[-+] |^[-+!]$/.test(f.value))
   )

@@ -6,6 +6,12 @@ import { literal } from '../spec.js';
  * is appended; a SUFFIX with a `/` names another directory, relative to the file's (checked with GNU sed; perl -i reads it the same way).
  */
 export function backupOf(file: Field, suffix: string): Field | null {
+  // Paths from a pipe (`git ls-files -z | xargs -0 sed -i'nv'`): each backup is a name beside a printed path
+  // that is not itself printed (tracked `.e` → `.env`), so the printed set's filter does not cover it.
+  if (file.under) {
+    const { under: _under, underFilters: _filters, ...name } = file;
+    return { ...name, uncertain: `the backups of ${file.raw} are new names` };
+  }
   if (file.glob !== -1 || file.uncertain !== undefined) return suffix.includes('/') ? null : file;
   const slash = file.value.lastIndexOf('/');
   const dir = slash === -1 ? '' : file.value.slice(0, slash + 1);
