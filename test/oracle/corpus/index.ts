@@ -3,6 +3,7 @@ import { attacksOptions } from './attacksOptions.js';
 import { attacksShellState } from './attacksShellState.js';
 import { everydayFiles } from './everydayFiles.js';
 import { everydayTools } from './everydayTools.js';
+import { networkInputs } from './networkInputs.js';
 import { shellSyntax } from './shellSyntax.js';
 
 /**
@@ -16,6 +17,7 @@ export const corpusGroups: Record<string, string[]> = {
   attacksShellState,
   attacksCodeInData,
   attacksOptions,
+  networkInputs,
 };
 
 export const corpus: string[] = Object.values(corpusGroups).flat();

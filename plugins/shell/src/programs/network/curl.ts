@@ -78,7 +78,14 @@ function fileUrl(cx: CommandContext, f: Field, upload: boolean): void {
     cx.uncertain(`curl file URL with host ${m[1]}`, upload ? 'write' : 'read', f.raw);
     return;
   }
-  const path = decodeURIComponent(m[2] ?? '/');
+  // curl's URL parser drops `?query` and `#fragment` (strace: `file:///x/f.txt?a#b` opened /x/f.txt).
+  let path: string;
+  try {
+    path = decodeURIComponent((m[2] ?? '/').replace(/[?#].*$/s, '') || '/');
+  } catch {
+    cx.uncertain('curl file URL with a malformed escape', upload ? 'write' : 'read', f.raw);
+    return;
+  }
   // curl expands `{a,b}` and `[1-9]` in URLs unless -g: a file URL with them names files we do not list.
   if (/[{[]/.test(path)) {
     cx.uncertain('curl expands a glob in a file URL', upload ? 'write' : 'read', f.raw);
