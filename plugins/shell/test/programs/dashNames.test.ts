@@ -56,6 +56,13 @@ describe('a printed name starting with - is an option to the command taking it (
     expect(verdict(cmd)).not.toBe('clean');
   });
 
+  it('a -- that is $0 of sh -c ends no option list', () => {
+    const cmd =
+      'grep -rl --exclude=l --exclude=.env --exclude-dir=src --exclude-dir=.git x | xargs sh -c \'wc "$@"\' --';
+    expect(readsEnv(cmd)).toBe(true);
+    expect(verdict(cmd)).not.toBe('clean');
+  });
+
   it.each(['git ls-files | xargs wc', 'git ls-files -z | xargs -0 wc', 'wc $(git ls-files)'])(
     '%s is uncertain (the index holds a name starting with -)',
     (cmd) => expect(verdict(cmd)).toMatch(/^uncertain/),

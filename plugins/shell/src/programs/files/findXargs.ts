@@ -262,7 +262,9 @@ const xargs: CommandHandler = (cx) => {
     // `--` in the command before where the items go: they are operands whatever they start with.
     const at =
       replace === undefined ? cmd.length : cmd.findIndex((f, idx) => idx > 0 && f.value.includes(replace));
-    const operandsOnly = cmd.slice(1, at === -1 ? cmd.length : at).some((f) => f.value === '--');
+    // Not for a shell: after `-c SCRIPT` a `--` is `$0`, and the script passes `"$@"` on as it likes.
+    const shell = /(^|\/)(ba|da|z|k|mk|a)?sh$|(^|\/)busybox$/.test(cmd[0]?.value ?? '');
+    const operandsOnly = !shell && cmd.slice(1, at === -1 ? cmd.length : at).some((f) => f.value === '--');
     const stdin = pipedPaths(cx, p, operandsOnly) ?? cx.fromStdin('<stdin>');
     if (replace !== undefined)
       cx.exec(
