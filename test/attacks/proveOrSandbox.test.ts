@@ -59,6 +59,7 @@ beforeAll(() => {
   exe(join(ws, 'node_modules', '.bin', 'vitest'), `#!/bin/sh\n${leak}\n`);
   exe(join(ws, 'node_modules', '.bin', 'tsc'), '#!/usr/bin/env node\n');
   writeFileSync(join(ws, 'README.md'), '# hi\n');
+  writeFileSync(join(ws, 'ssh.cfg'), `Host *\n  ProxyCommand ${leak}\n`);
   // a link the agent made: its name chooses the model, its target the program
   symlinkSync('/usr/bin/python3', join(ws, 'py'));
   symlinkSync('/bin/ls', join(ws, 'bin', 'ls-link'));

@@ -3,6 +3,7 @@ import type { SubtreeFilter } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { type ArgSpec, has, type ParsedArgs, parseArgs, values } from '../argv.js';
+import { sshInputs } from '../network/sshConfig.js';
 import { emitOptions, literal, unknownOptions } from '../spec.js';
 import { CP, INSTALL, LN, MV, SCP } from './copyMoveOptions.js';
 import { createdParents } from './createdParents.js';
@@ -276,6 +277,12 @@ function remoteCopy(
         cx.uncertain(`${cx.name} -o ${o.value?.raw ?? ''} is an ssh option we do not analyse`);
     }
     const ops = p.operands;
+    // A remote operand reached over ssh (scp always; rsync `host:path` without -e, not `host::mod` or
+    // rsync://) runs ssh, which reads its config: a ProxyCommand in an agent-written `-F` file runs (strace).
+    const overSsh = ops.some(
+      (f) => isRemote(f) && (cx.name === 'scp' || (!f.value.includes('://') && !/^[^/]*::/.test(f.value))),
+    );
+    if (overSsh) sshInputs(cx, cx.name === 'scp' ? values(p, '-F').at(-1) : undefined);
     const dest = ops.length >= 2 ? ops[ops.length - 1] : undefined;
     const sources = dest ? ops.slice(0, -1) : ops;
     for (const s of sources) {
