@@ -14,6 +14,8 @@ export interface ClaudeRule {
 export interface ClaudePermissions {
   rules: ClaudeRule[];
   additionalDirectories: Array<{ dir: string; source: string }>;
+  /** `permissions.defaultMode` (`default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`), as written. */
+  defaultMode?: { mode: unknown; source: string };
   /** Entries that are not rule strings at all. */
   malformed: Array<{ source: string; value: unknown }>;
 }
@@ -45,6 +47,8 @@ export function claudePermissions(settings: Record<string, unknown>, file: strin
       });
     });
   }
+  if (p.defaultMode !== undefined)
+    out.defaultMode = { mode: p.defaultMode, source: `${file}#permissions.defaultMode` };
   if (Array.isArray(p.additionalDirectories))
     p.additionalDirectories.forEach((dir, i) => {
       const source = `${file}#permissions.additionalDirectories[${i}]`;

@@ -5,6 +5,7 @@ export interface ConvertedRule {
   pattern: string;
   access: 'deny' | 'prompt' | 'read' | 'write';
   ops?: Array<'read' | 'write'>;
+  vector?: 'shell' | 'file';
   description: string;
 }
 
@@ -15,6 +16,16 @@ export interface NotConverted {
 }
 
 export interface Conversion {
+  /** The assistant's working directories and what it does there without asking (the policy's first rules). */
+  base: ConvertedRule[];
+  /** What no rule names gets: one word, or per operation. */
+  default:
+    | 'allow'
+    | 'deny'
+    | 'prompt'
+    | { read: 'allow' | 'deny' | 'prompt'; write: 'allow' | 'deny' | 'prompt' };
+  /** Comment lines on the mode the base and the default come from. */
+  modeNote: string;
   rules: ConvertedRule[];
   notConverted: NotConverted[];
 }
@@ -49,9 +60,11 @@ function convertOne(rule: ClaudeRule): ConvertedRule | NotConverted {
     const why =
       rule.tool === 'Bash'
         ? 'toolgate judges the paths a command touches, not the command text; Claude Code keeps applying this rule (the hook defers to it)'
-        : rule.tool.startsWith('mcp__') || rule.tool === 'WebFetch' || rule.tool === 'WebSearch'
-          ? 'not about file paths; Claude Code keeps applying it'
-          : `no path rule for the ${rule.tool} tool; Claude Code keeps applying it`;
+        : rule.tool === 'WebFetch' || rule.tool === 'WebSearch'
+          ? 'a rule on URLs or domains, not file paths (toolgate has no network rules); Claude Code keeps applying it (the hook defers to it)'
+          : rule.tool.startsWith('mcp__')
+            ? "a rule on an MCP server or tool, not on paths; Claude Code keeps applying it (the hook defers to it; the paths in the tool's arguments are still judged)"
+            : `no path rule for the ${rule.tool} tool; Claude Code keeps applying it`;
     return { source: rule.source, rule: text, why };
   }
   if (rule.specifier !== undefined && /^\s*$/.test(rule.specifier))
@@ -63,16 +76,90 @@ function convertOne(rule: ClaudeRule): ConvertedRule | NotConverted {
       ? ' (Claude Code ignores path-scoped Write rules; converted as Edit)'
       : '';
   const description = `${rule.list} ${text} from ${rule.source}${note}`;
-  // deny/ask of one kind of tool apply to that operation only (`ops`); a grant is a tier: `write` implies read.
+  // Every rule applies to its own operation only (`ops`). For a grant that is what keeps its meaning: in tiered
+  // mode an unscoped `src/** read` (from Read(src/**)) is also a read-only tier for writes, which would out-rank
+  // the `src/** write` of Edit(src/**) and deny the one edit the settings allowed (issue 25).
   if (rule.list === 'deny') return { pattern, access: 'deny', ops: [op], description };
   if (rule.list === 'ask') return { pattern, access: 'prompt', ops: [op], description };
-  return { pattern, access: op === 'read' ? 'read' : 'write', description };
+  return { pattern, access: op, ops: [op], description };
 }
+
+type ClaudeMode = 'default' | 'acceptEdits' | 'plan' | 'dontAsk' | 'bypassPermissions';
+const MODES: readonly ClaudeMode[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'];
+
+/**
+ * What Claude Code does without asking in its working directories (the project and `additionalDirectories`)
+ * and elsewhere, per `defaultMode` (https://code.claude.com/docs/en/permissions, "Permission modes"): reads
+ * in them are free in every mode; file edits ask (`default`, `dontAsk`: refused), are accepted
+ * (`acceptEdits`, `bypassPermissions`) or never happen (`plan`). What shell commands write is left to
+ * Claude Code's Bash rules (toolgate cannot tell them apart by command), except in plan mode.
+ */
+function modeRules(
+  mode: ClaudeMode,
+  dirs: ReadonlyArray<{ pattern: string; what: string }>,
+): ConvertedRule[] {
+  const out: ConvertedRule[] = [];
+  for (const { pattern, what } of dirs) {
+    if (mode === 'acceptEdits' || mode === 'bypassPermissions') {
+      out.push({
+        pattern,
+        access: 'write',
+        description: `${what}: read and edited without asking (${mode})`,
+      });
+      continue;
+    }
+    out.push({ pattern, access: 'read', ops: ['read'], description: `${what}: read without asking` });
+    if (mode !== 'plan')
+      out.push({
+        pattern,
+        access: 'write',
+        vector: 'shell',
+        description: `${what}: what shell commands write here is left to Claude Code's Bash rules (the hook defers to them)`,
+      });
+  }
+  return out;
+}
+
+const MODE_DEFAULT: Record<ClaudeMode, Conversion['default']> = {
+  default: 'prompt',
+  acceptEdits: 'prompt',
+  plan: { read: 'prompt', write: 'deny' },
+  dontAsk: 'deny',
+  bypassPermissions: 'allow',
+};
+
+const MODE_NOTE: Record<ClaudeMode, string> = {
+  default:
+    'what no rule names needs approval (file edits too, unless an Edit rule allows them), as in Claude Code',
+  acceptEdits:
+    'file edits in the working directories are accepted; anything else no rule names needs approval',
+  plan: 'nothing is written (plan mode); reads no rule names need approval',
+  dontAsk: 'what no rule allows is refused, as Claude Code refuses it without asking',
+  bypassPermissions: 'what no deny or ask rule names is allowed, as Claude Code asks nothing in this mode',
+};
 
 /** Claude Code permissions as toolgate rules, and every entry that has no toolgate equivalent, with why. */
 export function convertClaude(all: readonly ClaudePermissions[], projectDir: string): Conversion {
-  const out: Conversion = { rules: [], notConverted: [] };
+  const out: Conversion = { base: [], default: 'prompt', modeNote: '', rules: [], notConverted: [] };
+  // Later files take precedence (user < project < local, the order they are read in), as in Claude Code.
+  let mode: ClaudeMode = 'default';
+  let modeSource = 'no defaultMode set';
+  const dirs: Array<{ pattern: string; what: string }> = [
+    { pattern: '<workspace>/**', what: 'the project (<workspace> is the root Claude Code reports)' },
+  ];
   for (const perms of all) {
+    if (perms.defaultMode) {
+      const m = perms.defaultMode.mode;
+      if (typeof m === 'string' && (MODES as readonly string[]).includes(m)) {
+        mode = m as ClaudeMode;
+        modeSource = perms.defaultMode.source;
+      } else
+        out.notConverted.push({
+          source: perms.defaultMode.source,
+          rule: `defaultMode ${JSON.stringify(m)}`,
+          why: `not one of ${MODES.join(', ')}`,
+        });
+    }
     for (const rule of perms.rules) {
       const converted = convertOne(rule);
       if ('why' in converted) out.notConverted.push(converted);
@@ -82,11 +169,7 @@ export function convertClaude(all: readonly ClaudePermissions[], projectDir: str
       // Relative directories are relative to the project (where Claude Code runs), resolved here: a glob
       // with `..` in it would not say what it covers.
       const base = dir.startsWith('~') ? dir.replace(/\/+$/, '') : resolve(projectDir, dir);
-      out.rules.push({
-        pattern: `${base}/**`,
-        access: 'write',
-        description: `additionalDirectories ${dir} from ${source}`,
-      });
+      dirs.push({ pattern: `${base}/**`, what: `additionalDirectories ${dir} from ${source}` });
     }
     for (const { source, value } of perms.malformed)
       out.notConverted.push({
@@ -95,5 +178,8 @@ export function convertClaude(all: readonly ClaudePermissions[], projectDir: str
         why: 'not a rule string `Tool` or `Tool(specifier)`',
       });
   }
+  out.base = modeRules(mode, dirs);
+  out.default = MODE_DEFAULT[mode];
+  out.modeNote = `defaultMode ${mode} (${modeSource}): ${MODE_NOTE[mode]}`;
   return out;
 }

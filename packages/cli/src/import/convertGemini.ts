@@ -142,18 +142,32 @@ function convertOne(rule: GeminiRule): { rules: ConvertedRule[]; notConverted: N
   }
   for (const [op, opTools] of byOp) {
     const description = `${decision} ${opTools.join(', ')}${pattern !== undefined ? ` ${pattern}` : ''} from ${rule.source}`;
-    // deny/ask keep their operation (`ops`); a grant is a tier, `write` implying read, `read` covering a list.
+    // Every rule keeps its operation (`ops`; `read` covers listing). A grant too: an unscoped read tier would
+    // also be a read-only tier for writes and out-rank a write_file allow beneath it (issue 25).
     const ops = [op];
     if (decision === 'deny') out.rules.push({ pattern: glob, access: 'deny', ops, description });
     else if (decision === 'ask_user') out.rules.push({ pattern: glob, access: 'prompt', ops, description });
-    else out.rules.push({ pattern: glob, access: op === 'write' ? 'write' : 'read', description });
+    else out.rules.push({ pattern: glob, access: op, ops, description });
   }
   return out;
 }
 
 /** Gemini CLI policy rules as toolgate rules, and every rule (or part of one) with no equivalent, with why. */
 export function convertGemini(policies: GeminiPolicies): Conversion {
-  const out: Conversion = { rules: [], notConverted: [] };
+  const out: Conversion = {
+    base: [
+      {
+        pattern: '<workspace>/**',
+        access: 'write',
+        description:
+          'the project the assistant works in (<workspace> is the project root the assistant reports)',
+      },
+    ],
+    default: 'prompt',
+    modeNote: "what no rule names needs approval, as in the assistant's default mode",
+    rules: [],
+    notConverted: [],
+  };
   for (const rule of policies.rules) {
     const one = convertOne(rule);
     out.rules.push(...one.rules);

@@ -28,27 +28,31 @@ interface Origin {
 
 function render(conversion: Conversion, files: readonly string[], origin: Origin): string {
   const rule = (r: Conversion['rules'][number]) =>
-    `  # ${r.description}\n  - { pattern: ${JSON.stringify(r.pattern)}, access: ${r.access}${r.ops ? `, ops: [${r.ops.join(', ')}]` : ''} }\n`;
+    `  # ${r.description}\n  - { pattern: ${JSON.stringify(r.pattern)}, access: ${r.access}${r.ops ? `, ops: [${r.ops.join(', ')}]` : ''}${r.vector ? `, vector: ${r.vector}` : ''} }\n`;
+  const fallback =
+    typeof conversion.default === 'string'
+      ? conversion.default
+      : `{ read: ${conversion.default.read}, write: ${conversion.default.write} }`;
   const skipped = conversion.notConverted.map((n) => `#   ${n.rule} (${n.source}): ${n.why}\n`).join('');
   return `# toolgate policy imported from ${origin.what} by \`toolgate import ${origin.assistant}\`:
 ${files.map((f) => `#   ${f}\n`).join('')}#
 ${origin.how}version: 1
 mode: tiered
-# What no rule names needs approval, as in the assistant's default mode.
-default: prompt
+# ${conversion.modeNote}
+default: ${fallback}
 rules:
-  # the project the assistant works in (<workspace> is the project root the assistant reports)
-  - { pattern: "<workspace>/**", access: write }
-${conversion.rules.map(rule).join('')}${skipped ? `\n# Not converted (${conversion.notConverted.length}):\n${skipped}` : ''}`;
+${conversion.base.map(rule).join('')}${conversion.rules.map(rule).join('')}${skipped ? `\n# Not converted (${conversion.notConverted.length}):\n${skipped}` : ''}`;
 }
 
 const CLAUDE: Origin = {
   what: 'Claude Code permissions',
   assistant: 'claude-code',
-  how: `# How it decides (mode: tiered): the most restrictive matching rule wins, deny > prompt > read > write. Claude
-# Code's deny/ask rules keep their operation (ops: [read] for Read, [write] for Edit/Write); its allow rules are
-# grants (write implies read). With the hook installed a prompt is Claude Code's own "ask" dialog, and a policy
-# allow leaves the call to Claude Code's permission rules, which still apply.
+  how: `# How it decides (mode: tiered): the most restrictive matching rule wins, deny > prompt > read > write, as
+# Claude Code's deny > ask > allow. Every rule keeps its operation (ops: [read] for Read, [write] for
+# Edit/Write), allow rules too: a read grant never makes a path read-only, so Edit(src/**) still allows edits
+# under a broader Read rule. defaultMode decides what the working directories get and the default. With the
+# hook installed a prompt is Claude Code's own "ask" dialog, and a policy allow leaves the call to Claude
+# Code's permission rules, which still apply (Bash, WebFetch and MCP tool rules stay Claude Code's).
 `,
 };
 
@@ -56,9 +60,9 @@ const GEMINI: Origin = {
   what: 'Gemini CLI policy rules',
   assistant: 'gemini-cli',
   how: `# How it decides (mode: tiered): the most restrictive matching rule wins, deny > prompt > read > write. Gemini
-# CLI's priorities are not kept: where one of its allow rules outranked a deny, the deny wins here. deny and
-# ask_user rules keep their operation (ops: [read] for read_file and the search tools, [write] for write_file
-# and replace); allow rules are grants (write implies read; read covers listing). A
+# CLI's priorities are not kept: where one of its allow rules outranked a deny, the deny wins here. Every rule
+# keeps its operation (ops: [read] for read_file, listing and the search tools, [write] for write_file and
+# replace), allow rules too, so a read grant never out-ranks a write grant beneath it. A
 # rule's argsPattern becomes a path glob only when it names one path argument literally. With the hook
 # installed a prompt is settled by toolgate's approver (Gemini CLI hooks cannot ask), and a policy allow leaves
 # the call to Gemini CLI's own policy engine, which still applies.

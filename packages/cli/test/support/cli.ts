@@ -30,10 +30,11 @@ export function exited(child: ChildProcessWithoutNullStreams): Promise<number | 
  */
 export function runCli(
   args: string[],
-  o: { cwd: string; home: string; env?: NodeJS.ProcessEnv },
+  o: { cwd: string; home: string; env?: NodeJS.ProcessEnv; input?: string },
 ): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: o.cwd,
+    ...(o.input !== undefined ? { input: o.input } : {}),
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: o.home, TOOLGATE_CACHE: 'off', ...o.env },
   });
