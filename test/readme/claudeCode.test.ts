@@ -61,5 +61,8 @@ it('init, install and a denied Read of ~/.ssh/id_rsa, as the README shows', () =
   expect(shownOutput).toContain(envelope.error.replaceAll('"', '\\"'));
   // and the hook the README installed is in Claude Code's settings
   const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8'));
-  expect(settings.hooks.PreToolUse[0].hooks[0].command).toMatch(/hook claude-code$/);
+  // (the launcher: toolgate found in the project or on PATH when the hook runs, no path of this machine)
+  const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
+  expect(command).toMatch(/\btoolgate hook claude-code\b/);
+  expect(command).not.toContain(work);
 });

@@ -1,11 +1,18 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { dialectOf } from '../config/dialectOf.js';
 import { discoverPolicy } from '../config/discoverPolicy.js';
 import { UsageError } from '../exitCodes.js';
 import { HOOK_HOSTS, type HookHostName } from '../integrations/hookHostNames.js';
 import { addHook, removeHook } from './editHooks.js';
+import {
+  INSTALL_HINT,
+  launcherCommand,
+  PROJECT_TOOLGATE,
+  projectPathWord,
+  shellQuote,
+} from './hookLauncher.js';
 import { HOST_SETTINGS, type Scope } from './hostSettings.js';
 import { readSettings, renderSettings, writeSettings } from './settingsFile.js';
 
@@ -20,8 +27,6 @@ export interface InstallOptions {
   dialect?: string;
   approveAllowed?: boolean;
 }
-
-const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
 
 function hostOf(name: string): HookHostName {
   if (!(HOOK_HOSTS as readonly string[]).includes(name))
@@ -51,22 +56,66 @@ function context(name: string, o: InstallOptions) {
 }
 
 /**
- * The command the assistant runs: this node and this CLI by absolute path (no PATH lookup, no npx start-up
- * on every tool call), `hook <assistant>`, and the policy flags when one was named. Without them the hook
- * discovers the project's policy from the directory the assistant exports as the project.
+ * The command the assistant runs: the launcher (hookLauncher.ts) around `toolgate hook <assistant>` and the
+ * policy flags when one was named. No path of this machine: toolgate is found in the project or on PATH
+ * when the hook runs, and a policy inside the project is named relative to the project directory, so the
+ * same settings file works in every clone. Without --policy the hook discovers the project's policy from
+ * the directory the assistant runs it in.
  */
-function hookCommand(host: HookHostName, o: InstallOptions): string {
-  const bin = fileURLToPath(new URL('../../bin/toolgate.cjs', import.meta.url));
-  const parts = [process.execPath, bin, 'hook', host];
+function hookCommand(host: HookHostName, scope: Scope, projectDir: string, o: InstallOptions): string {
+  const words = ['hook', host];
   if (o.policy !== undefined) {
     const file = resolve(o.policy);
-    parts.push('--policy', file);
+    const rel = relative(projectDir, file);
+    const inProject = scope !== 'user' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+    words.push('--policy', inProject ? projectPathWord(host, rel.split(sep).join('/')) : shellQuote(file));
     // A dialect named or known by the file's name is written down; otherwise the hook infers it each call.
     const dialect = dialectOf(file, o.dialect);
-    if (dialect !== undefined) parts.push('--dialect', dialect);
+    if (dialect !== undefined) words.push('--dialect', shellQuote(dialect));
   }
-  if (o.approveAllowed) parts.push('--approve-allowed');
-  return parts.map(shellQuote).join(' ');
+  if (o.approveAllowed) words.push('--approve-allowed');
+  return launcherCommand(host, words.join(' '));
+}
+
+/** Where the installed hook will find toolgate on this machine now (the launcher's own order), if anywhere. */
+function toolgateFound(projectDir: string): string | undefined {
+  const local = join(projectDir, PROJECT_TOOLGATE);
+  if (existsSync(local)) return local;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, 'toolgate');
+    try {
+      if (statSync(candidate).isFile()) return `${candidate} (on PATH)`;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+const HOST_NAME: Record<HookHostName, string> = { 'claude-code': 'Claude Code', 'gemini-cli': 'Gemini CLI' };
+
+/** Who reads the file `install` writes, in words. */
+function scopeNote(host: HookHostName, scope: Scope): string {
+  if (scope === 'user')
+    return `your user settings: ${HOST_NAME[host]} runs the hook in every project on this machine`;
+  if (scope === 'local')
+    return "this clone only (Claude Code's uncommitted local settings; listed in .gitignore)";
+  return `shared: commit it, and every teammate's ${HOST_NAME[host]} runs the hook in this project`;
+}
+
+/**
+ * `install --local`: `.claude/settings.local.json` is personal (Claude Code itself expects it to stay out of
+ * git). Adds it to the project's .gitignore when no line there names it yet; the line added, or undefined.
+ */
+function gitignoreLocal(projectDir: string, file: string): string | undefined {
+  const ignore = join(projectDir, '.gitignore');
+  const entry = relative(projectDir, file).split(sep).join('/');
+  const text = existsSync(ignore) ? readFileSync(ignore, 'utf8') : '';
+  const names = new Set([entry, `/${entry}`, '.claude/', '/.claude/', '.claude', '/.claude', '.claude/*']);
+  if (text.split(/\r?\n/).some((line) => names.has(line.trim()))) return undefined;
+  writeFileSync(ignore, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${entry}\n`);
+  return entry;
 }
 
 /** A hook with no policy to find would block every tool call: refuse to install one. */
@@ -95,7 +144,7 @@ export function runInstall(
 ): number {
   const { host, scope, projectDir, file } = context(name, o);
   const policy = checkPolicy(scope, projectDir, o);
-  const command = hookCommand(host, o);
+  const command = hookCommand(host, scope, projectDir, o);
   const edit = addHook(readSettings(file), host, command);
   const event = HOST_SETTINGS[host].event;
   if (o.dryRun) {
@@ -104,10 +153,29 @@ export function runInstall(
     return 0;
   }
   if (edit.outcome !== 'unchanged') writeSettings(file, edit.settings);
+  const ignored = scope === 'local' ? gitignoreLocal(projectDir, file) : undefined;
   const verb = { added: 'installed', updated: 'updated', unchanged: 'already installed' }[
     edit.outcome as 'added'
   ];
-  out.write(`toolgate ${host} ${event} hook ${verb} in ${file}\n  runs: ${command}\n  policy: ${policy}\n`);
+  const found = toolgateFound(projectDir);
+  const policyRel = relative(projectDir, policy);
+  const policyShared = scope === 'project' && !policyRel.startsWith('..') && !isAbsolute(policyRel);
+  const who =
+    scope === 'user' ? 'this machine needs' : scope === 'local' ? 'this clone needs' : 'every teammate needs';
+  out.write(
+    [
+      `toolgate ${host} ${event} hook ${verb} in ${file}`,
+      `  file: ${scopeNote(host, scope)}`,
+      ...(ignored ? [`  .gitignore: added ${ignored}`] : []),
+      `  runs: ${command}`,
+      `  policy: ${policy}`,
+      `  ${who}: Node.js and toolgate (${INSTALL_HINT})${policyShared ? `, and ${policyRel.split(sep).join('/')} committed` : ''}; where the hook finds no toolgate it blocks every tool call (exit 2) and says why`,
+      found
+        ? `  toolgate here: ${found}`
+        : `  warning: toolgate is neither in ${join(projectDir, 'node_modules', 'toolgate')} nor on PATH: until it is, ${HOST_NAME[host]} blocks every tool call`,
+      '',
+    ].join('\n'),
+  );
   return 0;
 }
 
