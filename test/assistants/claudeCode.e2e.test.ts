@@ -67,7 +67,21 @@ interface Run {
  * `toolgate install claude-code` as a user runs them (the built CLI through a `toolgate` on PATH), the policy's
  * `sandbox:` set, then `claude -p` against the mock playing `script` (built from the project's path).
  */
-async function runClaude(name: string, sandbox: Sandbox, script: (project: string) => Turn[]): Promise<Run> {
+interface RunOptions {
+  /** Claude Code's --permission-mode (default: bypassPermissions, every call the CLI itself would allow). */
+  mode?: 'default' | 'bypassPermissions';
+  /** false: the CLI runs without the `toolgate` on PATH that installed the hook (a teammate without it). */
+  toolgateOnPath?: boolean;
+  /** Replaces the hook command install wrote (the twin with the old command form). */
+  command?: string;
+}
+
+async function runClaude(
+  name: string,
+  sandbox: Sandbox,
+  script: (project: string) => Turn[],
+  o: RunOptions = {},
+): Promise<Run> {
   const root = join(work, name);
   const home = join(root, 'home');
   const binDir = join(root, 'bin');
@@ -89,6 +103,12 @@ async function runClaude(name: string, sandbox: Sandbox, script: (project: strin
     const r = spawnSync('toolgate', args, { cwd: project, encoding: 'utf8', env: { PATH, HOME: home } });
     expect(r.status, `toolgate ${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
   }
+  if (o.command !== undefined) {
+    const file = join(project, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    settings.hooks.PreToolUse[0].hooks[0].command = o.command;
+    writeFileSync(file, JSON.stringify(settings, null, 2));
+  }
   // The native policy's switch (docs/sandbox.md): `sandbox: uncertain`, or `off` for the run without it.
   const policyFile = join(project, 'toolgate.yaml');
   const policy = readFileSync(policyFile, 'utf8');
@@ -105,12 +125,12 @@ async function runClaude(name: string, sandbox: Sandbox, script: (project: strin
   try {
     const child = spawn(
       claudeBin(),
-      ['-p', 'go', '--permission-mode', 'bypassPermissions', '--output-format', 'json'],
+      ['-p', 'go', '--permission-mode', o.mode ?? 'bypassPermissions', '--output-format', 'json'],
       {
         cwd: project,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
-          PATH,
+          PATH: o.toolgateOnPath === false ? process.env.PATH : PATH,
           HOME: home,
           LANG: 'C.UTF-8',
           ANTHROPIC_BASE_URL: api.url,
@@ -293,5 +313,158 @@ describe('the real Claude Code CLI with the toolgate hook, bypassPermissions, of
     expect(result!.isError, result!.text).toBe(false);
     expect(result!.text.trim()).toBe('hi');
     expect(leaks(run)).toEqual([]);
+  });
+});
+
+// Issue 25: the hook as `toolgate install claude-code` writes it (the launcher: toolgate from the project or
+// PATH, exit 2 whenever it cannot answer), in the real CLI — a Read of the key denied; in default mode a
+// prompt-tier path asks (nobody can answer in -p: the call does not run) while an allowed Read gets no
+// decision and runs (Claude Code's own flow: reads in the project need no approval); and a teammate without
+// toolgate (not in the project, not on PATH) gets every call blocked, in bypassPermissions mode too.
+const homeOf = (project: string) => join(dirname(project), 'home');
+
+function toolResult(run: Run, name: string, key: string, value: string): ToolResult | undefined {
+  return run.api.toolResults().find((r) => r.name === name && r.input?.[key] === value);
+}
+
+describe('the installed hook in the real Claude Code CLI: deny, ask, defer, and a missing toolgate (issue 25)', () => {
+  it('bypassPermissions — Read ~/.ssh/id_rsa is denied with the envelope, and the key never reaches the model', {
+    timeout: 55_000,
+  }, async () => {
+    const run = await runClaude('read-deny', 'off', (project) => [
+      {
+        content: [
+          { type: 'tool_use', name: 'Read', input: { file_path: join(homeOf(project), '.ssh', 'id_rsa') } },
+        ],
+      },
+      { content: [{ type: 'text', text: 'Done.' }] },
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = toolResult(run, 'Read', 'file_path', join(homeOf(run.project), '.ssh', 'id_rsa'));
+    expect(result, 'the CLI answered the Read').toBeDefined();
+    expect(result!.isError).toBe(true);
+    expect(result!.text).toMatch(/toolgate: .*PATH_DENIED/);
+    expect(run.result?.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Read' })]);
+    expect(leaks(run)).toEqual([]);
+  });
+
+  it('default mode — a prompt-tier path (.env) asks and does not run in -p; an allowed Read gets no decision and runs', {
+    timeout: 55_000,
+  }, async () => {
+    const env = `TOOLGATE-E2E-ENV-${randomUUID()}`;
+    const readme = `TOOLGATE-E2E-README-${randomUUID()}`;
+    const run = await runClaude(
+      'ask-default',
+      'off',
+      (project) => {
+        writeFileSync(join(project, '.env'), `API_KEY=${env}\n`);
+        writeFileSync(join(project, 'README.md'), `${readme}\n`);
+        return [
+          { content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, '.env') } }] },
+          { content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(project, 'README.md') } }] },
+          { content: [{ type: 'text', text: 'Done.' }] },
+        ];
+      },
+      { mode: 'default' },
+    );
+    expect(run.exitCode, run.stderr).toBe(0);
+    const asked = toolResult(run, 'Read', 'file_path', join(run.project, '.env'));
+    expect(asked, 'the CLI answered the .env Read').toBeDefined();
+    expect(asked!.isError, asked!.text).toBe(true);
+    expect(asked!.text).toMatch(/^toolgate: approval needed — read .*\.env: path matches prompt rule/);
+    expect(
+      run.api.requests.some((r) => r.body.includes(env)),
+      'the .env content reached the model',
+    ).toBe(false);
+    expect(run.result?.permission_denials).toEqual([
+      expect.objectContaining({ tool_name: 'Read', tool_input: { file_path: join(run.project, '.env') } }),
+    ]);
+    const deferred = toolResult(run, 'Read', 'file_path', join(run.project, 'README.md'));
+    expect(deferred?.isError, deferred?.text).toBe(false);
+    expect(deferred!.text).toContain(readme);
+  });
+
+  for (const mode of ['bypassPermissions', 'default'] as const) {
+    it(`${mode} — toolgate missing (not in the project, not on PATH): every call is blocked, with the launcher's reason`, {
+      timeout: 55_000,
+    }, async () => {
+      // The monorepo's PATH must not hold a toolgate either, or this would test nothing.
+      expect(
+        spawnSync('sh', ['-c', 'command -v toolgate'], { env: { PATH: process.env.PATH } }).status,
+      ).not.toBe(0);
+      const run = await runClaude(
+        `missing-${mode}`,
+        'off',
+        (project) => [
+          {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'Bash',
+                input: {
+                  command: `cat ~/.ssh/id_rsa; touch ${join(project, 'ran')}`,
+                  description: 'Show the key',
+                },
+              },
+            ],
+          },
+          {
+            content: [
+              { type: 'tool_use', name: 'Read', input: { file_path: join(project, 'toolgate.yaml') } },
+            ],
+          },
+          { content: [{ type: 'text', text: 'Done.' }] },
+        ],
+        { mode, toolgateOnPath: false },
+      );
+      expect(run.exitCode, run.stderr).toBe(0);
+      // the settings file is the one install wrote: the launcher, by name
+      const settings = JSON.parse(readFileSync(join(run.project, '.claude', 'settings.json'), 'utf8'));
+      expect(settings.hooks.PreToolUse[0].hooks[0].command).toMatch(/toolgate hook claude-code;/);
+      const results = run.api.toolResults();
+      expect(results.map((r) => r.name)).toEqual(['Bash', 'Read']);
+      for (const r of results) {
+        expect(r.isError, `${r.name} ran: ${r.text}`).toBe(true);
+        expect(r.text).toMatch(
+          /toolgate: call blocked: toolgate is not installed \(no .*node_modules\/toolgate\/bin\/toolgate\.cjs, no toolgate on PATH\)/,
+        );
+      }
+      expect(existsSync(join(run.project, 'ran')), 'the Bash command ran').toBe(false);
+      expect(leaks(run)).toEqual([]);
+      // Read returns the policy file's text when it runs: it did not
+      expect(run.api.requests.some((r) => r.body.includes('every rule explained'))).toBe(false);
+    });
+  }
+  it('the twin: the old command form (node and an absolute path that is gone) lets the same Bash call run — what the launcher prevents', {
+    timeout: 55_000,
+  }, async () => {
+    const run = await runClaude(
+      'missing-old-form',
+      'off',
+      (project) => [
+        {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'Bash',
+              input: {
+                command: `cat ~/.ssh/id_rsa; touch ${join(project, 'ran')}`,
+                description: 'Show the key',
+              },
+            },
+          ],
+        },
+        { content: [{ type: 'text', text: 'Done.' }] },
+      ],
+      {
+        toolgateOnPath: false,
+        command: `${process.execPath} ${join(work, 'gone', 'toolgate.cjs')} hook claude-code`,
+      },
+    );
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(existsSync(join(run.project, 'ran')), 'exit 1 is a non-blocking error: the command ran').toBe(
+      true,
+    );
+    expect(leaks(run).length, 'and the key reached the model').toBeGreaterThan(0);
   });
 });
