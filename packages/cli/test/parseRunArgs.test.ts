@@ -45,8 +45,9 @@ describe('parseRunArgs', () => {
     });
   });
 
-  it('defaults the dialect to toolgate, as commands/run.ts does', () => {
-    expect(parseRunArgs(['--policy', 'p', '--', 'true'])?.options.dialect).toBe('toolgate');
+  it('leaves the dialect to be inferred and the policy to be discovered, as commands/run.ts does (issue 25)', () => {
+    expect(parseRunArgs(['--policy', 'p', '--', 'true'])?.options.dialect).toBeUndefined();
+    expect(parseRunArgs(['--', 'true'])).toEqual({ command: ['true'], options: {} });
   });
 
   it('leaves everything else to the full CLI', () => {
@@ -55,7 +56,6 @@ describe('parseRunArgs', () => {
       ['-h'],
       ['--policy', 'p', 'true'], // no --
       ['--policy', 'p', '--'], // no command
-      ['--', 'true'], // no --policy
       ['--policy'], // no value
       ['--approve', '--policy', 'p', '--', 'true'], // an empty list
       ['--bogus', '--policy', 'p', '--', 'true'],

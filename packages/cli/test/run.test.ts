@@ -240,10 +240,10 @@ describe.each(MODES)('toolgate run (%s)', (m) => {
       expect(existsSync(join(root, 'ran.txt'))).toBe(false);
     });
 
-    it('exits 125 when the program cannot be executed inside the sandbox', () => {
+    it('exits 127, like a shell, when the program is not found inside the sandbox, and says so (issue 25)', () => {
       const r = run(['no-such-program-anywhere']);
-      expect(r.code).toBe(125);
-      expect(r.err).toMatch(/no-such-program-anywhere/);
+      expect(r.code).toBe(127);
+      expect(r.err).toMatch(/toolgate run: no-such-program-anywhere: command not found inside the sandbox/);
     });
   });
 

@@ -10,14 +10,19 @@ export function registerRun(program: Command): void {
     )
     .option(
       '--dialect <dialect>',
-      'toolgate | folderguard | wunderland | wolo | hermes | openfang',
-      'toolgate',
+      'toolgate | folderguard | wunderland | wolo | hermes | openfang (default: inferred from the file)',
     )
-    .requiredOption('--policy <file>', 'the policy file')
+    .option(
+      '--policy <file>',
+      'the policy file (default: toolgate.yaml or .toolgate/policy.yaml here or above, ~/.config/toolgate/policy.yaml, $TOOLGATE_POLICY)',
+    )
     .option('--agent <name>', 'apply the per-agent overlay of this agent')
     .option('--overlay <file...>', 'per-agent overlay files, applied in order')
     .option('--cwd <dir>', 'the directory the command runs in (default: this shell’s)')
-    .option('--workspace <dir>', 'the workspace root (default: --cwd)')
+    .option(
+      '--workspace <dir>',
+      "the workspace root (default: a discovered project policy's directory, else --cwd)",
+    )
     .option('--approve <path...>', 'prompt-tier paths a human approved reading before the run')
     .option('--approve-write <path...>', 'prompt-tier paths a human approved writing before the run')
     .option('--print', 'print the bubblewrap command line instead of running it')

@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Access, CallContext } from '@toolgate/core';
 import { createAccess } from '@toolgate/core';
 import { limitsOf, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
@@ -9,8 +9,10 @@ import { writeOut } from '../hook/writeOut.js';
 import { execSandboxed, SANDBOX_FAILED } from '../run/execSandboxed.js';
 
 export interface RunCommandOptions {
-  dialect: string;
-  policy: string;
+  /** Absent: inferred from the file, as every command does. */
+  dialect?: string;
+  /** Absent: discovered from the command's cwd, as every command does (see discoverPolicy). */
+  policy?: string;
   agent?: string;
   overlay?: string[];
   cwd?: string;
@@ -63,15 +65,21 @@ export async function planSandboxCommand(command: string[], o: RunCommandOptions
   if (!home || !isAbsolute(home))
     throw new UsageError(`HOME must be set to an absolute path, got ${JSON.stringify(home)}`);
   const cwd = absolute(o.cwd ?? process.cwd(), '--cwd');
-  const workspace = o.workspace === undefined ? cwd : absolute(o.workspace, '--workspace');
-  const { policy } = await loadConfig({
-    policy: absolute(o.policy, '--policy'),
-    dialect: o.dialect,
+  // Found like every other command's (issue 25): --policy, else toolgate.yaml / .toolgate/policy.yaml from the
+  // command's cwd upwards, ~/.config/toolgate/policy.yaml, $TOOLGATE_POLICY.
+  const config = await loadConfig({
+    ...(o.policy !== undefined ? { policy: absolute(o.policy, '--policy') } : {}),
+    ...(o.dialect !== undefined ? { dialect: o.dialect } : {}),
     discoverFrom: cwd,
     env,
     ...(o.agent !== undefined ? { agent: o.agent } : {}),
     ...(o.overlay !== undefined ? { overlays: o.overlay.map((f) => absolute(f, '--overlay')) } : {}),
   });
+  const { policy } = config;
+  // As buildGuard: a project's own policy file names its project, the default workspace.
+  const projectRoot =
+    config.origin === 'project' ? dirname(config.file).replace(/\/\.toolgate$/, '') : undefined;
+  const workspace = o.workspace !== undefined ? absolute(o.workspace, '--workspace') : (projectRoot ?? cwd);
   const ctx: Pick<CallContext, 'cwd' | 'workspace' | 'home' | 'env'> = { cwd, workspace, home, env };
   const approved: Access[] = [
     ...(o.approve ?? []).map((p) =>

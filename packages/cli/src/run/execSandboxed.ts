@@ -5,6 +5,29 @@ import { writeOut } from '../hook/writeOut.js';
 /** The sandbox could not start (bubblewrap missing, no user namespaces, policy not compilable): like env(1)'s 125. */
 export const SANDBOX_FAILED = 125;
 
+/** The program is not there inside the sandbox: a shell's "command not found". */
+export const COMMAND_NOT_FOUND = 127;
+
+/**
+ * After bubblewrap ran nothing: whether the reason is the program, not the sandbox. The same sandbox (the
+ * options before `--`) runs `sh -c 'command -v PROGRAM'`: it starts and the program is not found ⇒ the
+ * program is not visible inside (not on the PATH there, under a path the policy hides, or not mounted).
+ * Only on this failure path, so a run that starts pays nothing for it.
+ */
+async function programMissing(bwrap: string, args: readonly string[]): Promise<string | undefined> {
+  const sep = args.indexOf('--');
+  const program = sep < 0 ? undefined : args[sep + 1];
+  if (program === undefined) return undefined;
+  const probe = await runSandboxed(bwrap, [
+    ...args.slice(0, sep + 1),
+    '/bin/sh',
+    '-c',
+    'command -v -- "$0" >/dev/null 2>&1',
+    program,
+  ]);
+  return probe.ran && probe.code !== 0 ? program : undefined;
+}
+
 /** `10m`, `90s`, `1500ms`: a wall-time limit as the policy writes it. */
 function duration(ms: number): string {
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
@@ -43,6 +66,14 @@ export async function execSandboxed(argv: readonly string[], wallTimeMs?: number
   const exit = await runSandboxed(bwrap, args);
   clearTimeout(overdue);
   if (!exit.ran && !exit.signal) {
+    const missing = await programMissing(bwrap, args);
+    if (missing !== undefined) {
+      writeOut(
+        2,
+        `toolgate run: ${missing}: command not found inside the sandbox (not on its PATH, or under a path the policy denies or the sandbox does not mount); exit ${COMMAND_NOT_FOUND}\n`,
+      );
+      return COMMAND_NOT_FOUND;
+    }
     writeOut(2, `toolgate run: the command did not run: ${exit.reason}\n`);
     return SANDBOX_FAILED;
   }

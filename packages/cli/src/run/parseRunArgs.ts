@@ -17,7 +17,7 @@ const LIST_FLAGS: Record<string, 'overlay' | 'approve' | 'approveWrite'> = {
 
 /**
  * `toolgate run`'s arguments (after `run`) in their plain form — known flags, `--`, the command — read without
- * the command-line framework. Anything else (`--help`, an unknown flag, a missing value or `--policy`, no `--`
+ * the command-line framework. Anything else (`--help`, an unknown flag, a missing value, no `--`
  * or nothing after it) is `undefined`: the full CLI parses it, so every message and edge case stays
  * commander's. Values are read as commander reads them: `--flag value` or `--flag=value`, a list flag takes
  * the values up to the next option, a repeated flag keeps the last value or appends to the list.
@@ -25,13 +25,13 @@ const LIST_FLAGS: Record<string, 'overlay' | 'approve' | 'approveWrite'> = {
 export function parseRunArgs(
   argv: readonly string[],
 ): { command: string[]; options: RunCommandOptions } | undefined {
-  const options: Partial<RunCommandOptions> = { dialect: 'toolgate' };
+  const options: RunCommandOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
       const command = argv.slice(i + 1);
-      if (command.length === 0 || options.policy === undefined) return undefined;
-      return { command, options: options as RunCommandOptions };
+      if (command.length === 0) return undefined;
+      return { command, options };
     }
     const eq = arg.indexOf('=');
     const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
