@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { APPROVAL_STRATEGIES } from '../integrations/approvalStrategies.js';
 import type { McpCommandOptions } from '../integrations/runMcp.js';
+import { type GatewayNumberFlags, gatewayNumbers } from './gatewayNumbers.js';
 
 // Registration only: the gateway, the MCP SDK and the plugins load when the command runs, so other commands
 // (and every `toolgate hook` call an assistant makes) do not pay for them at startup.
@@ -51,9 +52,25 @@ export function registerMcp(program: Command): void {
       'deny: path arguments must be absolute (or ~/…); cwd: the server resolves them against --cwd',
       'deny',
     )
+    .option(
+      '--request-timeout <ms>',
+      "how long a relayed request waits for the server's answer (default 120000; progress restarts it)",
+    )
+    .option(
+      '--max-frame-bytes <n>',
+      'largest message accepted on a stdio stream (default 33554432, 32 MiB; at least 1024)',
+    )
+    .option('--restart <n>', 'restart a spawned server that exits, at most this many times (default 0)')
     .argument('[server...]', 'the server command and its arguments, after --')
-    .action(async (server: string[], options: McpCommandOptions) => {
+    .action(async (server: string[], options: McpCommandOptions & GatewayNumberFlags) => {
+      // Checked before anything loads or starts: a bad value is exit 2 naming the flag and the value.
+      const { requestTimeout, maxFrameBytes, restart, ...rest } = options;
+      const gateway = gatewayNumbers({
+        ...(requestTimeout !== undefined ? { requestTimeout } : {}),
+        ...(maxFrameBytes !== undefined ? { maxFrameBytes } : {}),
+        ...(restart !== undefined ? { restart } : {}),
+      });
       const { runMcp } = await import('../integrations/runMcp.js');
-      process.exitCode = await runMcp(server, options);
+      process.exitCode = await runMcp(server, { ...rest, gateway });
     });
 }

@@ -9,6 +9,7 @@ import {
   type UpstreamOptions,
 } from '@toolgate/mcp';
 import { buildGuard } from '../buildGuard.js';
+import type { GatewayNumbers } from '../commands/gatewayNumbers.js';
 import { UsageError } from '../exitCodes.js';
 import { auditOpenProblem } from './auditWatch.js';
 import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
@@ -33,6 +34,8 @@ export interface McpCommandOptions {
   agent?: string;
   url?: string;
   relativePaths?: string;
+  /** `--request-timeout`, `--max-frame-bytes`, `--restart`, validated (commands/gatewayNumbers.ts). */
+  gateway?: GatewayNumbers;
 }
 
 function upstreamFrom(server: readonly string[], url: string | undefined): UpstreamOptions {
@@ -120,8 +123,9 @@ async function serve(
   const spawned = upstreamFrom(server, options.url);
   const upstream = 'command' in spawned ? { ...spawned, cwd: ctx.cwd } : spawned;
   // Validated here so a bad flag is a usage error before anything is spawned.
-  createGateway({ guard, ctx, upstream, onError: () => {} });
+  createGateway({ guard, ctx, upstream, onError: () => {}, ...options.gateway });
   const gateway = await serveStdio({
+    ...options.gateway,
     guard,
     elicitation,
     upstream,
