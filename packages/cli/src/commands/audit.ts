@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
 import type { RecordFilter } from '@toolgate/audit-log';
-import type { Severity } from '@toolgate/core';
+import { expandPath, type Severity } from '@toolgate/core';
 import type { Command } from 'commander';
 import { Exit, UsageError } from '../exitCodes.js';
 
@@ -34,13 +35,28 @@ export interface AuditFilterFlags {
 const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
 const DECISIONS = ['allow', 'deny', 'prompt'] as const;
 
+/**
+ * A trail path as given: `~`, `~/…` and `~user/…` expanded, as the shell would have done had the value not
+ * been quoted (`--file '~/x.log'` used to name a directory `~` in the cwd and read nothing), then absolute.
+ */
+function givenPath(value: string, what: string, env: NodeJS.ProcessEnv): string {
+  if (!value.startsWith('~')) return resolve(value);
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+  const cwd = process.cwd();
+  const x = expandPath(value, { cwd, workspace: cwd, home, env }, { vars: false });
+  if (!x.certain) throw new UsageError(`${what} ${JSON.stringify(value)}: ${x.reason ?? 'cannot expand ~'}`);
+  return resolve(x.value);
+}
+
 /** `--file`, else `$TOOLGATE_AUDIT_FILE`, else the plugin's default trail. */
 export function trailFile(
   flags: { file?: string },
   env: NodeJS.ProcessEnv,
   audit: Pick<AuditLogModule, 'defaultTrailFile'>,
 ): string {
-  return resolve(flags.file ?? (env.TOOLGATE_AUDIT_FILE || audit.defaultTrailFile()));
+  if (flags.file !== undefined) return givenPath(flags.file, '--file', env);
+  if (env.TOOLGATE_AUDIT_FILE) return givenPath(env.TOOLGATE_AUDIT_FILE, 'TOOLGATE_AUDIT_FILE', env);
+  return resolve(audit.defaultTrailFile());
 }
 
 /** `2026-02-09T10:30:00Z`, `2026-02-09`, or a duration back from now: `30m`, `24h`, `7d`. */
@@ -203,7 +219,7 @@ export async function runTail(
   // Where following starts is fixed when the command starts: records written while the module loads are
   // new records, and are shown.
   const explicit = flags.file ?? (io.env.TOOLGATE_AUDIT_FILE || undefined);
-  let start = explicit === undefined ? -1 : sizeOf(resolve(explicit));
+  let start = explicit === undefined ? -1 : sizeOf(trailFile(flags, io.env, { defaultTrailFile: () => '' }));
   const audit = await loadAuditLog();
   const file = trailFile(flags, io.env, audit);
   if (start < 0) start = sizeOf(file);
