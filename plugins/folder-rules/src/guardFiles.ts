@@ -128,13 +128,36 @@ export function guardFinding(
   ctx: Pick<CallContext, 'workspace' | 'home' | 'env'> & Partial<Pick<CallContext, 'cwd'>>,
 ): Finding | undefined {
   let guard: { path: string; dir: boolean }[] | undefined;
-  let cache: string | undefined;
+  // Reads need only the cache's real form (one or two syscalls); the whole guard list, each path resolved
+  // afresh (links change between calls), is built only for a call that writes.
+  let cache: string | undefined | null = null;
+  const realForm = realFormer();
+  const cacheReal = (): string | undefined => {
+    if (cache === null) {
+      const c = cacheDirOf(ctx.env ?? {}, ctx.home);
+      cache = c === undefined ? undefined : realForm(c);
+    }
+    return cache;
+  };
   for (const access of accesses) {
     if (!access.certain || (access.op !== 'write' && access.op !== 'read')) continue;
+    if (access.op === 'read') {
+      const root = cacheReal();
+      if (
+        root !== undefined &&
+        [access.path, access.realPath].some(
+          (f) =>
+            f !== null &&
+            within(f, root) &&
+            f !== root &&
+            basename(relativeHead(f, root)).startsWith(RUNTIME_PREFIX),
+        )
+      )
+        return deny(access, "it is inside toolgate's runtime directory (the hook server's spool)");
+      continue;
+    }
     if (guard === undefined) {
       const g = guardPathsOf(policy, ctx);
-      const realForm = realFormer();
-      cache = g.cache === undefined ? undefined : realForm(g.cache);
       guard = [];
       for (const p of [
         ...g.files.map((f) => ({ p: f, dir: false })),
@@ -146,17 +169,6 @@ export function guardFinding(
       }
     }
     const forms = [...new Set([access.path, ...(access.realPath ? [access.realPath] : [])])];
-    if (access.op === 'read') {
-      if (
-        cache !== undefined &&
-        forms.some(
-          (f) =>
-            within(f, cache!) && f !== cache && basename(relativeHead(f, cache!)).startsWith(RUNTIME_PREFIX),
-        )
-      )
-        return deny(access, "it is inside toolgate's runtime directory (the hook server's spool)");
-      continue;
-    }
     for (const g of guard) {
       const hit = forms.some(
         (f) =>
