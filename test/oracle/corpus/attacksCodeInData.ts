@@ -48,4 +48,12 @@ export const attacksCodeInData: string[] = [
   'x=$(echo @OUT@); bash -c "cat $x/passwd"',
   'exec 3< @OUT@/secret.txt; cat <&3',
   "PS4='$(cat @OUT@/secret.txt)'; set -x; true",
+  // An array subscript is arithmetic, which runs the `$(…)` a quoted subscript still holds after expansion.
+  "a['$(cat @OUT@/shadow)']=1",
+  'a[$(cat @OUT@/passwd)]=1',
+  "a=(['$(cat @OUT@/secret.txt)']=1)",
+  "a+=([1]=x ['`cat @OUT@/shadow`']=1)",
+  "x='$(cat @OUT@/passwd)'; declare a[$x]=1",
+  "x='$(cat @OUT@/secret.txt)'; a=([$x]=1)",
+  "f() { local a['$(cat @OUT@/shadow)']=1; }; f",
 ];

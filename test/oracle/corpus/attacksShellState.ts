@@ -77,4 +77,30 @@ export const attacksShellState: string[] = [
   'cat .env',
   'grep SECRET .env',
   '. ./.env; echo $SECRET > leak.txt',
+  // A prefix assignment before cd: cd reads $HOME as the command sees it; before a special builtin a POSIX
+  // sh keeps it (dash, bash -o posix); `~` in cd's operand reads the script's $HOME too.
+  'HOME=@OUT@ cd && cat shadow',
+  'HOME=@OUT@; cd; cat passwd',
+  'HOME=@OUT@; cd ~ && cat secret.txt',
+  "sh -c 'HOME=@OUT@ :; cat ~/shadow'",
+  "sh -c 'HOME=@OUT@ eval true; cat ~/passwd'",
+  'set -o posix; HOME=@OUT@ :; cat ~/secret.txt',
+  'OLDPWD=@OUT@ cd - && cat passwd',
+  // After a physical cd $PWD is the real path: `..` is the real parent (src/link-up -> ../../outside/dir).
+  'cd -P src/link-up && cd .. && cat secret.txt',
+  'cd src/link-up && cd -P .. && cat shadow',
+  'cd -P src/link-up && cd -L .. && cat passwd',
+  'set -P; cd src/link-up && cd .. && cat secret.txt',
+  'set -o physical; cd src/link-up; cd ..; cat passwd',
+  'cd src/link-up; cd -P ../..; cat ws/.env',
+  // An alias applies to commands read after its line (here with aliases off: plain bash -c, dash on).
+  "alias c='cat @OUT@/secret.txt'; eval c",
+  "alias c='cat @OUT@/secret.txt'; echo $(c) > o.txt",
+  "alias c='cat @OUT@/secret.txt'\nf() { c; }\nf",
+  // An exported variable reaches a new process.
+  'export X=@OUT@/secret.txt; sh -c \'cat "$X"\'',
+  'X=@OUT@/passwd; export X; bash -c \'cat "$X"\'',
+  'set -a; X=@OUT@/shadow; sh -c \'cat "${X:-README.md}"\'',
+  'env X=@OUT@/secret.txt sh -c \'cat "${X:-README.md}"\'',
+  'X=@OUT@/passwd; export X; find src -name a.ts -exec sh -c \'cat "${X:-README.md}"\' \\;',
 ];

@@ -92,4 +92,17 @@ export const shellSyntax: string[] = [
   'bash script.sh arg1',
   'sh @OUT@/evil.sh',
   "printf 'cat @OUT@/secret.txt\\n' > t.sh && bash t.sh",
+  // Everyday twins of the shell-state attacks: a logical cd, a plain cd, arrays, variables a child does
+  // not see, an alias on its own line.
+  'cd -L src/link-up && cd .. && cat a.ts',
+  'cd src && cd -P .. && cat README.md',
+  'pwd -P; cd src/link-up && cd .. && cat b.ts',
+  'HOME=@WS@ cd && cat README.md',
+  'HOME=@OUT@ true; cat ~/.bashrc',
+  'i=0; a[i+1]=x; a=([0]=README.md [1]=notes.txt); cat notes.txt',
+  'X=@OUT@/secret.txt; sh -c \'cat "${X:-README.md}"\'',
+  'X=@OUT@/secret.txt; bash -c \'echo "$X" > seen.txt\'',
+  'X=@OUT@/passwd; find src -name a.ts -exec sh -c \'cat "${X:-README.md}"\' \\;',
+  "alias ls='cat @OUT@/secret.txt'; ls",
+  "alias c='cat @OUT@/secret.txt'\nbash -c 'c; cat README.md'",
 ];

@@ -11,9 +11,9 @@ import {
   heredocSubstitutions,
   type Nested,
 } from '../state/expandWord.js';
-import { type ShellState, union, type VarValue, writableVars } from '../state/shellState.js';
+import { mergeVar, type ShellState, union, type VarValue, writableVars } from '../state/shellState.js';
 import { AccessSink } from './accessSink.js';
-import { arithmetic, type CodeSink } from './codeInData.js';
+import { arithmetic, arraySubscripts, type CodeSink, closeSubscript } from './codeInData.js';
 import { WordExpander } from './expandFields.js';
 import type { ExtractOptions } from './extractTypes.js';
 import { FieldAccesses } from './fieldAccesses.js';
@@ -26,6 +26,24 @@ import { ShellScope } from './shellScope.js';
 import type { Walker } from './walker.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+/** POSIX special builtins: a POSIX sh keeps the assignments written before them. */
+const SPECIAL_BUILTINS = new Set([
+  ':',
+  '.',
+  'break',
+  'continue',
+  'eval',
+  'exec',
+  'exit',
+  'export',
+  'readonly',
+  'return',
+  'set',
+  'shift',
+  'times',
+  'trap',
+  'unset',
+]);
 
 function text(w: WordRef, src: string): string {
   return src.slice(w.s, w.e);
@@ -131,7 +149,13 @@ export class Analyser implements Walker {
     this.sink.addMetacharacters(findMetacharacters(text));
     const scope = this.scope;
     const saved = isolated ? scope.snapshot() : undefined;
-    if (newProcess) scope.onlyExportedFunctions();
+    // Another process: only exported functions and variables reach it, and no aliases.
+    const outerAliases = scope.aliases;
+    if (newProcess) {
+      scope.onlyExportedFunctions();
+      scope.onlyExportedVariables();
+      scope.aliases = new Map();
+    }
     if (positional) scope.setPositional(positional);
     const outerPosix = scope.posix;
     if (posix !== undefined) scope.posix = posix;
@@ -139,6 +163,7 @@ export class Analyser implements Walker {
       this.pipe.inScript(script, () => this.script(script, depth));
     } finally {
       scope.posix = outerPosix;
+      scope.aliases = outerAliases;
     }
     if (saved) this.state = saved;
   }
@@ -344,13 +369,25 @@ export class Analyser implements Walker {
     for (const a of node.assigns) {
       const t = text(a, src);
       const name = NAME.exec(t)?.[0] ?? '';
-      const valueText = t.slice(t.indexOf('=') + 1);
+      // `a[SUB]=v`: bash expands SUB, then evaluates it as arithmetic, which runs a `$(…)` the expansion
+      // left in it (`a['$(cat /etc/shadow)']=1` reads the file). An `=` inside SUB is not the assignment's.
+      const close = t[name.length] === '[' ? closeSubscript(t, name.length + 1) : -1;
+      if (close !== -1) this.subscriptCode(t.slice(name.length + 1, close), depth);
+      const eq = t.indexOf('=', close === -1 ? name.length : close);
+      const valueText = t.slice(eq + 1);
       const r = expandAssignment(valueText, scope.lookup);
       for (const n of r.nested) this.runNested(n, depth);
+      // `a=([SUB]=v …)`: each element's subscript likewise.
+      if (valueText.startsWith('(')) {
+        const subs = arraySubscripts(valueText);
+        if (subs === null)
+          this.uncertain(t, 'write', 'code', 'cannot read the subscripts of an array assignment');
+        else for (const sub of subs) this.subscriptCode(sub, depth);
+      }
       let values = r.values;
       if (values && valueText.startsWith('~')) values = this.words.assignedTilde(values);
       // `a[i]=v` and `a+=v`: an element or an append, whose whole value we do not track.
-      const lhs = t.slice(0, t.indexOf('='));
+      const lhs = t.slice(0, eq);
       if (lhs.includes('[') || lhs.endsWith('+')) values = null;
       temp.push([name, values]);
     }
@@ -391,10 +428,53 @@ export class Analyser implements Walker {
     // `HOME=/etc cat ~/x`: bash expands `~` before the assignment takes effect — resolve it now.
     if (temp.length > 0) fields.splice(0, fields.length, ...fields.flatMap((f) => this.words.tildeNow(f)));
     for (const [n, v] of temp) writableVars(this.state).set(n, v);
+    // They are in the command's environment: exported to what it starts.
+    const savedExports = scope.exportsOf(temp);
+    for (const [n] of temp) scope.setExported(n, true);
+    const outerSrc = scope.atSrc;
+    const outerPos = scope.atPos;
+    scope.atSrc = src;
+    scope.atPos = node.words[0]!.s;
     this.pipe.command(node, src, fields, () => this.runner.exec(fields, depth));
+    scope.atSrc = outerSrc;
+    scope.atPos = outerPos;
+    scope.restoreExports(savedExports);
     for (const [n, v] of saved) {
       if (v === undefined) writableVars(this.state).delete(n);
       else writableVars(this.state).set(n, v);
     }
+    // A POSIX sh (dash; bash under `set -o posix`) keeps the assignments before a special builtin
+    // (`HOME=/etc :; cat ~/shadow` reads /etc/shadow there); bash otherwise does not: either value.
+    const cmd = fields[0];
+    if (
+      (scope.posix || scope.posixMode) &&
+      cmd &&
+      SPECIAL_BUILTINS.has(cmd.value) &&
+      cmd.uncertain === undefined
+    )
+      for (const [n, v] of temp) {
+        const old = saved.get(n) ?? scope.inherited(n);
+        scope.setVar(n, mergeVar(old === undefined || old === 'unset' ? [''] : old, v) ?? null);
+      }
+  }
+
+  /** An array subscript: expanded as a word, then evaluated as arithmetic (see `command`). */
+  private subscriptCode(sub: string, depth: number): void {
+    // No quotes and no command substitution: the expansion only substitutes variables (`$i`, `${#a[@]}`,
+    // `$((…))`), whose values the arithmetic evaluates as expressions in turn — what `arithmetic` does.
+    if (!/[`'"\\]|\$\((?!\()/.test(sub)) {
+      arithmetic(sub, this.codeSink(depth));
+      return;
+    }
+    const r = expandAssignment(sub, this.scope.lookup);
+    for (const n of r.nested) this.runNested(n, depth);
+    if (r.values === null)
+      this.uncertain(
+        sub,
+        'write',
+        'code',
+        `the subscript [${sub}] is arithmetic (code) and its value is not known`,
+      );
+    else for (const v of r.values) arithmetic(v, this.codeSink(depth));
   }
 }

@@ -102,6 +102,87 @@ export function subscript(f: Field, sink: CodeSink): void {
   }
   const m = /^-?[A-Za-z]?([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]/s.exec(f.value);
   if (m) arithmetic(m[2]!, sink);
+  // `declare a[$x]=1` with a blank in $x: bash does not split an assignment argument, this analysis did.
+  else if (/^[A-Za-z_][A-Za-z0-9_]*\[/.test(f.value))
+    sink.uncertain(f.raw, 'a subscript (arithmetic, code) split into several words');
+  // `declare a=([SUB]=v …)`: each element's subscript is arithmetic too.
+  const c = /^[A-Za-z_][A-Za-z0-9_]*\+?=(?=\()/.exec(f.value);
+  if (c) {
+    const subs = arraySubscripts(f.value.slice(c[0].length));
+    if (subs === null) sink.uncertain(f.raw, 'cannot read the subscripts of an array assignment');
+    else for (const sub of subs) arithmetic(sub, sink);
+  }
+}
+
+/**
+ * After `NAME[` at `i`: the index of the `]` that closes the subscript (quotes, `$(…)` and backticks
+ * skipped, brackets nested), `-1` if there is none.
+ */
+export function closeSubscript(s: string, i: number): number {
+  let depth = 1;
+  try {
+    while (i < s.length) {
+      const c = s[i]!;
+      if (c === '\\') i += 2;
+      else if (c === "'") {
+        const e = s.indexOf("'", i + 1);
+        if (e === -1) return -1;
+        i = e + 1;
+      } else if (c === '"') {
+        i++;
+        while (i < s.length && s[i] !== '"') i += s[i] === '\\' ? 2 : 1;
+        i++;
+      } else if (c === '$' && s[i + 1] === '(') i = skipParen(s, i + 2);
+      else if (c === '`') i = skipBacktick(s, i + 1);
+      else {
+        if (c === '[') depth++;
+        else if (c === ']' && --depth === 0) return i;
+        i++;
+      }
+    }
+  } catch {
+    return -1;
+  }
+  return -1;
+}
+
+/**
+ * The subscripts of a compound array assignment's value `([SUB]=v [SUB2]+=w …)`, as written (each is
+ * arithmetic for an indexed array); `null` when the value cannot be read.
+ */
+export function arraySubscripts(value: string): string[] | null {
+  const out: string[] = [];
+  let wordStart = true;
+  try {
+    for (let i = 1; i < value.length; ) {
+      const c = value[i]!;
+      if (wordStart && c === '[') {
+        const e = closeSubscript(value, i + 1);
+        if (e === -1) return null;
+        if (value[e + 1] === '=' || (value[e + 1] === '+' && value[e + 2] === '='))
+          out.push(value.slice(i + 1, e));
+        i = e + 1;
+        wordStart = false;
+        continue;
+      }
+      wordStart = c === ' ' || c === '\t' || c === '\n' || c === '(';
+      if (c === '\\') i += 2;
+      else if (c === "'") {
+        const e = value.indexOf("'", i + 1);
+        if (e === -1) return null;
+        i = e + 1;
+      } else if (c === '"') {
+        i++;
+        while (i < value.length && value[i] !== '"') i += value[i] === '\\' ? 2 : 1;
+        i++;
+      } else if (c === '$' && value[i + 1] === '(') i = skipParen(value, i + 2);
+      else if (c === '`') i = skipBacktick(value, i + 1);
+      else i++;
+    }
+  } catch {
+    return null;
+  }
+  return out;
 }
 
 const ARITH_TEST = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);

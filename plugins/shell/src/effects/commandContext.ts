@@ -106,8 +106,19 @@ export interface NestedCode {
 
 /** What the shell's builtins change for the commands after them. */
 export interface ShellEffects {
-  /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
-  chdir(target: Field | null, cdpath?: boolean): void;
+  /**
+   * Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. `cdpath`: a relative name
+   * is searched in `$CDPATH`; `physical`: `cd -P` (`..` is the kernel's, `$PWD` the real path), `false`
+   * `cd -L`, `undefined` the shell's default (logical, or physical after `set -P`).
+   */
+  chdir(target: Field | null, cdpath?: boolean, physical?: boolean): void;
+  /** `export NAME`, `declare -x` (`true`), `export -n`, `declare +x` (`false`): whether children see NAME. */
+  setExported(name: string, on: boolean): void;
+  /**
+   * A shell option that changes how later commands behave: `set -P` (`physical`), `set -a`
+   * (`allexport`), `set -o posix` (`posix`). Seen anywhere, it may be on for everything after it.
+   */
+  shellOption(name: 'physical' | 'allexport' | 'posix'): void;
   /**
    * Sets a variable (`export`, `read`, `declare`); `null` means the value is unknown, `'unset'` removes it,
    * `'declared'` is a bare `declare X` (unset local inside a function, no change elsewhere);
@@ -124,7 +135,7 @@ export interface ShellEffects {
   exportFunction(name: string): void;
   /** `unset -f NAME`: NAME is no longer a function. */
   dropFunction(name: string): void;
-  /** `alias NAME=…`: a later command named NAME may run the alias's text instead. */
+  /** `alias NAME=…`: a command named NAME read after this line may run the alias's text instead. */
   defineAlias(name: string): void;
   /** `shopt -s dotglob` / `nocaseglob` (or an unknown shopt): later globs match dotfiles / ignore case. */
   globOptions(o: { dot?: boolean; nocase?: boolean }): void;

@@ -67,8 +67,17 @@ export class CommandCx implements CommandContext {
       o?.posix,
     );
   }
-  chdir(target: Field | null, cdpath = false): void {
-    this.p.paths.chdir(target, cdpath);
+  chdir(target: Field | null, cdpath = false, physical?: boolean): void {
+    this.p.paths.chdir(target, cdpath, physical);
+  }
+  setExported(name: string, on: boolean): void {
+    this.p.scope.setExported(name, on);
+  }
+  shellOption(name: 'physical' | 'allexport' | 'posix'): void {
+    const scope = this.p.scope;
+    if (name === 'physical') scope.physicalMaybe = true;
+    else if (name === 'allexport') scope.allExport = true;
+    else scope.posixMode = true;
   }
   setVar(
     name: string,
@@ -124,7 +133,7 @@ export class CommandCx implements CommandContext {
     return this.p.pipe.input();
   }
   defineAlias(name: string): void {
-    this.p.scope.aliases.add(name);
+    this.p.scope.defineAlias(name);
   }
   splitRoots(paths: PrintedPaths): string[] | { splits: string } | null {
     return this.p.pipe.splitRoots(paths);

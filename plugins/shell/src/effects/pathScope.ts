@@ -3,6 +3,7 @@ import { type CallContext, type ResolvedPath, resolvePath } from '@toolgate/core
 import { readBinaryBounded } from '../programs/vcs/git/readBinaryBounded.js';
 import type { Field } from '../state/expandWord.js';
 import { union, writableVars } from '../state/shellState.js';
+import { tildeMeaning } from '../state/tildePrefix.js';
 import type { AccessSink } from './accessSink.js';
 import type { PlannedChanges } from './plannedChanges.js';
 import { readBounded, writtenBefore } from './readContent.js';
@@ -22,8 +23,6 @@ export class PathScope {
   private readonly memo = new Map<string, ResolvedPath>();
   // Directories found real during this extraction (one call): later paths in them cost one lstat.
   private readonly realDirs = new Set<string>();
-  /** Real cwd → the logical path `cd` reached it by, where they differ (`''`: more than one). */
-  private readonly logical = new Map<string, string>();
 
   constructor(
     private readonly ctx: CallContext,
@@ -128,66 +127,107 @@ export class PathScope {
     );
   }
 
-  /** Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. */
-  chdir(target: Field | null, cdpath = false): void {
+  /**
+   * Changes the cwd of what follows (`cd`, `pushd`); `null` makes it unknown. `physical`: `cd -P`; `false`
+   * `cd -L`; `undefined` logical unless a `set -P` may be on (then both).
+   */
+  chdir(target: Field | null, cdpath = false, physical?: boolean): void {
     const scope = this.scope;
+    // A tilde prefix reads $HOME, $PWD, $OLDPWD as the script left them (`HOME=/etc cd`, `HOME=/x; cd ~/y`),
+    // before cd changes OLDPWD.
+    let targets: Field[] | null = target === null ? null : [target];
+    if (target?.tilde) {
+      if (scope.envMode !== undefined && /^~(\/|$)/.test(target.value)) targets = null;
+      else {
+        const t = tildeMeaning(target.value, scope.state.vars, scope.lookup, scope.cdHappened);
+        if (t.kind === 'uncertain') targets = null;
+        else if (t.kind === 'literal') targets = [{ ...target, tilde: false }];
+        else if (t.kind === 'cwd') targets = [{ ...target, value: `.${t.rest}`, tilde: false }];
+        else if (t.kind === 'values') targets = t.values.map((v) => ({ ...target, value: v, tilde: false }));
+      }
+    }
     scope.cdHappened = true;
     // cd sets OLDPWD to the old $PWD and PWD to where it lands (the tracked cwd, read through lookup).
     const oldPwd = scope.lookup('PWD');
     const vars = writableVars(scope.state);
     vars.set('OLDPWD', oldPwd === undefined ? null : oldPwd);
     vars.delete('PWD');
-    // `cd name` searches $CDPATH first: where it lands is not known.
-    if (
-      cdpath &&
-      target &&
-      !/^(\/|\.\.?(\/|$))/.test(target.value) &&
-      !target.tilde &&
-      (scope.lookup('CDPATH') ?? ['']).some((p) => p !== '')
-    ) {
+    const unknown = (): void => {
       scope.state.cwds = [null];
+      scope.state.pwds = undefined;
+    };
+    if (targets === null) {
+      unknown();
       return;
     }
-    if (target === null || target.uncertain !== undefined || target.glob >= 0 || target.value === '-') {
-      scope.state.cwds = [null];
-      return;
-    }
+    const modes = physical === undefined ? (scope.physicalMaybe ? [false, true] : [false]) : [physical];
     const next: (string | null)[] = [];
+    const pwds = new Map<string, string>();
+    for (const f of targets) {
+      // `cd name` searches $CDPATH first: where it lands is not known.
+      if (
+        cdpath &&
+        !/^(\/|\.\.?(\/|$))/.test(f.value) &&
+        !f.tilde &&
+        (scope.lookup('CDPATH') ?? ['']).some((p) => p !== '')
+      ) {
+        unknown();
+        return;
+      }
+      if (f.uncertain !== undefined || f.glob >= 0 || f.value === '-') {
+        unknown();
+        return;
+      }
+      for (const mode of modes) this.chdirOne(f, mode, next, pwds);
+    }
+    scope.state.cwds = union([], next);
+    // Only the cwds reached keep a logical path; one reached both ways has an unknown one.
+    for (const [real, logical] of pwds) if (logical === real) pwds.delete(real);
+    scope.state.pwds = pwds.size > 0 ? pwds : undefined;
+  }
+
+  private chdirOne(
+    target: Field,
+    physical: boolean,
+    next: (string | null)[],
+    pwds: Map<string, string>,
+  ): void {
+    const scope = this.scope;
     const absolute = target.value.startsWith('/') || target.tilde;
+    const value = cutAtNul(target.value);
     for (const cwd of absolute ? [this.ctx.cwd] : scope.state.cwds) {
-      if (cwd === null) {
+      if (cwd === null || value === '') {
         next.push(null);
         continue;
       }
-      // `cd` is logical (bash without -P): `..` removes the previous component of $PWD as written, so
-      // `cd link && cd ..` returns beside the link, where the kernel's `..` would not. Resolve the lexical
-      // path from the logical cwd; what the kernel does with `..` inside other paths stays physical.
-      const base = this.logical.get(cwd) ?? cwd;
-      const value = cutAtNul(target.value);
-      const lexical = target.tilde ? null : posix.resolve(base, value);
-      if (base === '' || value === '') {
+      // `cd` is logical (bash and dash without -P): `..` removes the previous component of $PWD as
+      // written, so `cd link && cd ..` returns beside the link, where the kernel's `..` would not. Resolve
+      // the lexical path from the logical cwd. `cd -P` (or after `set -P`) resolves as the kernel does, and
+      // $PWD is the real path then: a later `cd ..` goes to the real parent.
+      const base = absolute ? '/' : (scope.state.pwds?.get(cwd) ?? cwd);
+      if (base === '' && !physical) {
         next.push(null);
         continue;
       }
+      const lexical = physical || target.tilde ? null : posix.resolve(base, value);
       const r =
         lexical === null
           ? this.resolve(target.value, cwd, target.tilde, true)
           : this.resolve(lexical, this.ctx.cwd, false, true);
-      if (!r.certain || r.real === null) next.push(null);
-      else {
-        if (lexical !== null && lexical !== r.real) {
-          const known = this.logical.get(r.real);
-          // The same directory reached by two written paths: which one $PWD holds is not known.
-          this.logical.set(r.real, known === undefined || known === lexical ? lexical : '');
-        }
-        next.push(
-          this.planned.cwd(r.real, (p) => {
-            const via = this.resolve(p, this.ctx.cwd, false, true);
-            return via.certain ? via.real : null;
-          }),
-        );
+      if (!r.certain || r.real === null) {
+        next.push(null);
+        continue;
       }
+      const logical = lexical ?? r.real;
+      const known = pwds.get(r.real);
+      // The same directory reached by two written paths: which one $PWD holds is not known.
+      pwds.set(r.real, known === undefined || known === logical ? logical : '');
+      next.push(
+        this.planned.cwd(r.real, (p) => {
+          const via = this.resolve(p, this.ctx.cwd, false, true);
+          return via.certain ? via.real : null;
+        }),
+      );
     }
-    scope.state.cwds = union([], next);
   }
 }

@@ -41,7 +41,7 @@ export class CommandRunner {
     if (!head) return;
     sink.nextCommand();
     const args = fields.slice(1);
-    if (scope.aliases.has(head.value)) {
+    if (scope.aliases.size > 0 && scope.aliasApplies(head.value)) {
       sink.uncertain(head.raw, 'write', 'command', `${head.value} may be an alias this line defines`);
       this.unknownOperands('unknown', args);
       return;

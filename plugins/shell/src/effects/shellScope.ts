@@ -20,6 +20,8 @@ import type { GlobOptions } from './globFilter.js';
 const DANGEROUS =
   /^(IFS|CDPATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|BASH_FUNC_.*|PS4|GIT_[A-Z_]*(SSH|COMMAND|PAGER|EDITOR|ASKPASS|EXEC_PATH|DIR|WORK_TREE|CONFIG[A-Z_]*|EXTERNAL_DIFF)|SSH_ASKPASS|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|MANPAGER|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|TMPDIR)$/;
 
+const ALWAYS_EXPORTED = new Set(['PATH', 'HOME', 'PWD', 'OLDPWD']);
+
 /**
  * What the shell knows while the line is walked, and how it changes: the possible cwds, variables (with
  * `local` frames, integer attributes, exports to child environments), functions, aliases and glob options;
@@ -36,10 +38,20 @@ export class ShellScope {
   /** `shopt -s dotglob`/`nocaseglob` or `GLOBIGNORE` seen: later globs match what bash would then match. */
   readonly globOptions: GlobOptions = { dot: false, nocase: false };
   /**
-   * Names this line defines as aliases: a shell that expands aliases (`shopt -s expand_aliases`, which an
-   * assistant's shell snapshot may set) runs the alias's text for a later command of that name.
+   * Names this line defines as aliases, each with where it was defined: a shell that expands aliases
+   * (`shopt -s expand_aliases`, which an assistant's shell snapshot may set) runs the alias's text for a
+   * command of that name it reads later (see `aliasApplies`).
    */
-  readonly aliases = new Set<string>();
+  aliases = new Map<string, { src: string; lineEnd: number }[]>();
+  /** The command being run: the text it is in and its offset there (where an alias defined now applies). */
+  atSrc = '';
+  atPos = 0;
+  /** `set -P` / `set -o physical` seen (possibly in a branch): a plain `cd` may be physical. */
+  physicalMaybe = false;
+  /** `set -a` / `set -o allexport` seen: every assignment may be exported. */
+  allExport = false;
+  /** `set -o posix` seen: bash keeps assignments before special builtins, as a POSIX sh does. */
+  posixMode = false;
   /**
    * Variables that hold one of a set of printed paths (`for f in $(git ls-files)`, `… | while read -r f`):
    * `"$f"` stands for those paths while the variable keeps that value (any assignment forgets it).
@@ -61,7 +73,15 @@ export class ShellScope {
     private readonly code: (depth: number) => CodeSink,
     cwd: string | null,
   ) {
-    this.state = { cwds: [cwd], vars: new Map(), funcs: new Map(), ownVars: true, ownFuncs: true };
+    this.state = {
+      cwds: [cwd],
+      pwds: undefined,
+      exports: undefined,
+      vars: new Map(),
+      funcs: new Map(),
+      ownVars: true,
+      ownFuncs: true,
+    };
   }
 
   /** A variable's value where the script never assigned it: the call's environment (see `merge`). */
@@ -183,6 +203,8 @@ export class ShellScope {
     const frame = this.locals[this.locals.length - 1];
     if (local && frame && !frame.has(name)) frame.set(name, this.state.vars.get(name));
     writableVars(this.state).set(name, values);
+    if (values === 'unset') this.setExported(name, false);
+    else this.assigned(name);
   }
 
   /** A variable's value as the script left it: `undefined` unset, `null` not known for certain. */
@@ -199,8 +221,13 @@ export class ShellScope {
       return;
     }
     const saved = vars.map(([n]) => [n, this.state.vars.get(n)] as const);
-    for (const [n, v] of vars) this.setVar(n, v);
+    const savedExports = this.exportsOf(vars);
+    for (const [n, v] of vars) {
+      this.setVar(n, v);
+      this.setExported(n, true);
+    }
     fn();
+    this.restoreExports(savedExports);
     const out = writableVars(this.state);
     for (const [n, v] of saved) {
       if (v === undefined) out.delete(n);
@@ -218,6 +245,82 @@ export class ShellScope {
         `setting ${name} changes what programs run or how the shell reads words`,
       );
     }
+  }
+
+  // ---------- exports ----------
+
+  /** Whether NAME is in the environment of a child process now (`undefined`: as inherited). */
+  private exported(name: string): boolean {
+    const e = this.state.exports?.get(name);
+    if (e !== undefined) return e;
+    return this.inherited(name) !== 'unset';
+  }
+
+  /** Sets whether NAME is exported (`export`, `declare -x`, `export -n`, `unset`). */
+  setExported(name: string, on: boolean): void {
+    if (this.state.exports?.get(name) === on) return;
+    const next = new Map(this.state.exports);
+    next.set(name, on);
+    this.state.exports = next;
+  }
+
+  /** The export entries of these names now, to put back with `restoreExports`. */
+  exportsOf(vars: readonly (readonly [string, unknown])[]): [string, boolean | undefined][] {
+    return vars.map(([n]) => [n, this.state.exports?.get(n)]);
+  }
+
+  restoreExports(saved: readonly [string, boolean | undefined][]): void {
+    if (saved.length === 0) return;
+    const next = new Map(this.state.exports);
+    for (const [n, on] of saved) {
+      if (on === undefined) next.delete(n);
+      else next.set(n, on);
+    }
+    this.state.exports = next.size > 0 ? next : undefined;
+  }
+
+  /** A plain assignment: NAME keeps the export attribute it had (or gets one under `set -a`). */
+  private assigned(name: string): void {
+    if (this.allExport) {
+      this.setExported(name, true);
+      return;
+    }
+    if (this.state.exports?.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
+    // PATH and HOME are in every real environment, whatever the call's env lists; PWD and OLDPWD follow cd.
+    if (ALWAYS_EXPORTED.has(name)) return;
+    if (!this.exported(name)) this.setExported(name, false);
+  }
+
+  /**
+   * Another process started from this shell (`sh -c`, `bash FILE`, what `env`, `xargs`, `find -exec`
+   * run) gets only exported variables in its environment: the others are unset there.
+   */
+  onlyExportedVariables(): void {
+    const e = this.state.exports;
+    if (!e) return;
+    for (const [n, on] of e) if (!on && this.state.vars.has(n)) writableVars(this.state).set(n, 'unset');
+    this.state.exports = undefined;
+  }
+
+  // ---------- aliases ----------
+
+  /** `alias NAME=…` run now: it applies to commands the shell reads after this line. */
+  defineAlias(name: string): void {
+    const nl = this.atSrc.indexOf('\n', this.atPos);
+    const def = { src: this.atSrc, lineEnd: nl === -1 ? Number.POSITIVE_INFINITY : nl };
+    this.aliases.set(name, [...(this.aliases.get(name) ?? []), def]);
+  }
+
+  /**
+   * Whether NAME, run now, may be an alias this line defined. Bash and dash read a whole line (a complete
+   * command: all of an `if`, a `{ … }`, `a &&\n b`) before running any of it, so an alias applies only to
+   * what is read after that: later lines of the same text, or text read later (`eval`, `source`, a
+   * `$(…)`, which bash parses when it runs), never the rest of its own line.
+   */
+  aliasApplies(name: string): boolean {
+    const defs = this.aliases.get(name);
+    if (!defs) return false;
+    return defs.some((d) => d.src !== this.atSrc || this.atPos > d.lineEnd);
   }
 
   /** `bash -c SCRIPT NAME ARGS…`: $0 is NAME, $1… the ARGS; past them the parameters are empty. */

@@ -17,6 +17,17 @@ export interface FuncDef {
 /** What the shell knows at one point: possible cwds (`null` = unknown) and variables. */
 export interface ShellState {
   cwds: (string | null)[];
+  /**
+   * Real cwd → the logical path `$PWD` holds for it where the two differ (`cd link`), `''` where it may
+   * be more than one; only for the cwds in `cwds`. Never mutated, only replaced.
+   */
+  pwds: ReadonlyMap<string, string> | undefined;
+  /**
+   * Whether a variable is exported to child processes, for the names the script assigned, exported or
+   * unset (`false`: certainly not); other names are exported when the environment has them. Never
+   * mutated, only replaced.
+   */
+  exports: ReadonlyMap<string, boolean> | undefined;
   vars: Map<string, VarValue>;
   /** Functions defined so far → every definition that may be the current one (branches may differ). */
   funcs: Map<string, readonly FuncDef[]>;
@@ -29,7 +40,15 @@ export interface ShellState {
 export function cloneState(s: ShellState): ShellState {
   s.ownVars = false;
   s.ownFuncs = false;
-  return { cwds: s.cwds, vars: s.vars, funcs: s.funcs, ownVars: false, ownFuncs: false };
+  return {
+    cwds: s.cwds,
+    pwds: s.pwds,
+    exports: s.exports,
+    vars: s.vars,
+    funcs: s.funcs,
+    ownVars: false,
+    ownFuncs: false,
+  };
 }
 
 export function writableVars(s: ShellState): Map<string, VarValue> {
@@ -75,6 +94,8 @@ export function merge(states: ShellState[], inherited?: Inherited): ShellState {
   const out = cloneState(first);
   for (let k = 1; k < states.length; k++) {
     const s = states[k]!;
+    if (s.pwds !== out.pwds) out.pwds = mergePwds(out.pwds, out.cwds, s.pwds, s.cwds);
+    if (s.exports !== out.exports) out.exports = mergeExports(out.exports, s.exports, inherited);
     if (s.cwds !== out.cwds) out.cwds = union(out.cwds, s.cwds);
     if (s.vars !== out.vars) {
       const names = new Set([...out.vars.keys(), ...s.vars.keys()]);
@@ -101,6 +122,42 @@ export function merge(states: ShellState[], inherited?: Inherited): ShellState {
   return out;
 }
 
+/** The logical `$PWD` of each cwd after either of two states: where they differ, not known (`''`). */
+function mergePwds(
+  a: ReadonlyMap<string, string> | undefined,
+  aCwds: readonly (string | null)[],
+  b: ReadonlyMap<string, string> | undefined,
+  bCwds: readonly (string | null)[],
+): ReadonlyMap<string, string> | undefined {
+  const out = new Map<string, string>();
+  for (const k of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) {
+    const x = a?.get(k) ?? (aCwds.includes(k) ? k : undefined);
+    const y = b?.get(k) ?? (bCwds.includes(k) ? k : undefined);
+    const v = x === undefined ? y : y === undefined || x === y ? x : '';
+    if (v !== undefined && v !== k) out.set(k, v);
+  }
+  return out.size > 0 ? out : undefined;
+}
+
+/** Exported after either of two states: exported in either (a name one never touched: as inherited). */
+function mergeExports(
+  a: ReadonlyMap<string, boolean> | undefined,
+  b: ReadonlyMap<string, boolean> | undefined,
+  inherited: Inherited | undefined,
+): ReadonlyMap<string, boolean> | undefined {
+  const out = new Map<string, boolean>();
+  const fromEnv = (n: string): boolean => {
+    const v = inherited?.(n);
+    return v !== 'unset';
+  };
+  for (const k of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) {
+    const x = a?.get(k) ?? fromEnv(k);
+    const y = b?.get(k) ?? fromEnv(k);
+    out.set(k, x || y);
+  }
+  return out;
+}
+
 /** Walks a parsed script with the state a shell would have, turning every command into accesses. */
 
 /**
@@ -123,6 +180,7 @@ export function widen(start: ShellState, end: ShellState, step: number): ShellSt
     const o = copy();
     const seen = union(start.cwds, end.cwds);
     o.cwds = step === 0 ? seen : start.cwds.includes(null) ? [null] : union(seen, [null]);
+    o.pwds = end.pwds;
     if (o.cwds.length > 8) o.cwds = [null];
   }
   if (end.vars !== start.vars) {

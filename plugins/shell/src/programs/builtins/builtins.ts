@@ -4,22 +4,43 @@ import { parseArgs } from '../argv.js';
 import { literal, noPaths, simple } from '../spec.js';
 import { testBuiltin } from './testBuiltin.js';
 
-/** cd/pushd change the cwd for the rest of the list; `cd -`, `popd` or an unknown target make it unknown. */
+/**
+ * cd/pushd change the cwd for the rest of the list; `cd -`, `popd` or an unknown target make it unknown.
+ * `-P` resolves the target as the kernel does (and `$PWD` becomes the real path), `-L` logically; the last
+ * one given wins (bash's and dash's getopt loops). With no operand cd goes to `$HOME` as it is for this
+ * command (`HOME=/etc cd`); an unset or empty HOME leaves the cwd where it is (bash: "HOME not set").
+ */
 const cd: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, {});
-  const target = p.operands[0];
+  let physical: boolean | undefined;
+  let k = 0;
+  for (; k < cx.args.length; k++) {
+    const f = cx.args[k]!;
+    if (f.uncertain !== undefined) break;
+    if (f.value === '--') {
+      k++;
+      break;
+    }
+    if (cx.name === 'pushd' || !/^-[LPe@]+$/.test(f.value)) break;
+    for (const c of f.value.slice(1)) {
+      if (c === 'P') physical = true;
+      else if (c === 'L') physical = false;
+    }
+  }
+  const target = cx.args[k];
   // cd touches nothing itself (chdir(2) needs search permission, reads no names or contents): it moves the
   // base of later relative paths, and what follows is judged there. So `cd /` or `cd ..` are certain and
   // allowed; `cd ~/.ssh && cat id_rsa` is judged by the read of ~/.ssh/id_rsa (issue 12, item 4).
   if (!target) {
-    cx.chdir({ ...literal('~'), tilde: true });
+    const home = cx.variable('HOME');
+    if (home === '' || home === undefined) return;
+    cx.chdir({ ...literal('~'), tilde: true }, true, physical);
     return;
   }
   if (target.value === '-' || /^[+-]\d+$/.test(target.value)) {
     cx.chdir(null);
     return;
   }
-  cx.chdir(target, true);
+  cx.chdir(target, true, physical);
 };
 
 const popd: CommandHandler = (cx) => cx.chdir(null);
@@ -42,6 +63,15 @@ const declare: CommandHandler = (cx) => {
     if (cx.name === 'export') for (const f of cx.args) if (NAME.test(f.value)) cx.exportFunction(f.value);
     return;
   }
+  // `export NAME`, `declare -x NAME` export it to child processes; `export -n`, `declare +x` stop that.
+  const exporting =
+    cx.name === 'export'
+      ? !flags.some((f) => f.startsWith('-') && f.includes('n'))
+      : flags.some((f) => f.startsWith('-') && f.includes('x'))
+        ? true
+        : flags.some((f) => f.startsWith('+') && f.includes('x'))
+          ? false
+          : undefined;
   for (const f of cx.args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(f.value);
     const v = m && !m[2] ? fieldAsValue(f, m[0].length) : null;
@@ -54,6 +84,8 @@ const declare: CommandHandler = (cx) => {
       cx.setVar(f.value, 'declared', { local });
     else if (f.uncertain !== undefined)
       cx.uncertain(`${cx.name} of a name that is not known: ${f.uncertain}`);
+    const name = m?.[1] ?? (NAME.test(f.value) ? f.value : undefined);
+    if (name !== undefined && exporting !== undefined) cx.setExported(name, exporting);
   }
 };
 
@@ -198,6 +230,21 @@ export const builtins: Record<string, CommandHandler> = {
     // `set -k`: NAME=VALUE anywhere in a command's arguments goes to its environment (HOME=… for a child).
     if (cx.args.some((f) => /^-[a-zA-Z]*k/.test(f.value) || f.value === 'keyword'))
       cx.uncertain('set -k makes assignments anywhere in a command line reach its environment');
+    // Options that change what later commands do, on (`-`) or off (`+`): either may hold afterwards. An
+    // option name that is not known may be any of them.
+    const opts = cx.args;
+    for (let k = 0; k < opts.length; k++) {
+      const f = opts[k]!;
+      const named = /^[-+]o$/.test(f.value) ? opts[k + 1] : undefined;
+      const unknown = f.uncertain !== undefined || named?.uncertain !== undefined;
+      if (unknown || /^[-+][a-zA-Z]*P/.test(f.value) || named?.value === 'physical')
+        cx.shellOption('physical');
+      if (unknown || /^[-+][a-zA-Z]*a/.test(f.value) || named?.value === 'allexport')
+        cx.shellOption('allexport');
+      if (unknown || named?.value === 'posix') cx.shellOption('posix');
+      if (f.value === '--' || (!f.value.startsWith('-') && !f.value.startsWith('+'))) break;
+      if (named) k++;
+    }
   },
   hash: (cx) => {
     // `hash -p FILE NAME` makes NAME run FILE.
