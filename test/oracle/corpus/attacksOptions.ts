@@ -110,4 +110,8 @@ export const attacksOptions: string[] = [
   'truncate -s 0 @OUT@/passwd',
   'file -f names.txt',
   'md5sum -c @OUT@/secret.txt',
+  // Issue 22: a printed name starting with `-` is an option (grep -rl prints names without ./); unzip's own
+  // wildcards in the archive name.
+  "echo x > ./--files0-from=l0; printf '@OUT@/secret.txt\\0' > l0; grep -rl --include='--files0*' x | xargs -n1 wc",
+  "unzip -qo 'doc*' -d x",
 ];

@@ -158,4 +158,13 @@ export const everydayFiles: string[] = [
   'zip -q -r src.zip src',
   'zip -q docs.zip docs/guide.md',
   'tar cf - src | tar tf -',
+  // Issue 22: unzip's implicit .zip, zip's appended .zip, member selection and exclusions, a loop's archives.
+  'unzip -qo docs',
+  'unzip -qo docs.zip -x docs/guide.md',
+  'tar xf docs.tar --exclude=guide.md',
+  'for f in docs.tar docs.tgz; do tar xf "$f"; done',
+  'cd src && zip -q ../s a.ts && cd .. && mkdir x && unzip -qo s -d x',
+  // find -type f hands on no symlink; sed -i writes the tracked files (temporaries beside them) only.
+  "find . -type f -name '*.ts' | xargs wc -l",
+  'git ls-files -z | xargs -0 sed -i s/hello/hi/',
 ];

@@ -286,7 +286,11 @@ export const unzip: CommandHandler = (cx: CommandContext) => {
     extractMembers(cx, undefined, dir, { read: zipMembers, place: memberPath, what: 'unzip' });
   for (const given of archives) {
     const archive = unzipArchive(cx, given);
-    cx.read('unknown' in archive ? given : archive, { tag: 'archive' });
+    // With wildcards unzip lists the directory and opens every match (strace): read as a glob there.
+    const wild = given.uncertain === undefined && given.glob < 0 ? given.value.search(UNZIP_WILD) : -1;
+    cx.read('unknown' in archive ? (wild >= 0 ? { ...given, glob: wild } : given) : archive, {
+      tag: 'archive',
+    });
     if (readOnly) continue;
     // `-j` junks the directories: every member lands in DIR by its last name.
     extractMembers(cx, 'unknown' in archive ? given : archive, dir, {
