@@ -12,7 +12,10 @@ export function backupOf(file: Field, suffix: string): Field | null {
     const { under: _under, underFilters: _filters, ...name } = file;
     return { ...name, uncertain: `the backups of ${file.raw} are new names` };
   }
-  if (file.glob !== -1 || file.uncertain !== undefined) return suffix.includes('/') ? null : file;
+  // A glob's matches each get a backup beside them under a new name (`.e*` with suffix `nv`: `.e` → `.env`),
+  // which the glob's own walk of what exists does not judge.
+  if (file.glob !== -1) return { ...file, glob: -1, uncertain: `the backups of ${file.raw} are new names` };
+  if (file.uncertain !== undefined) return suffix.includes('/') ? null : file;
   const slash = file.value.lastIndexOf('/');
   const dir = slash === -1 ? '' : file.value.slice(0, slash + 1);
   const base = file.value.slice(slash + 1);
