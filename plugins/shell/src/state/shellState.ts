@@ -136,6 +136,7 @@ function mergePwds(
     const v = x === undefined ? y : y === undefined || x === y ? x : '';
     if (v !== undefined && v !== k) out.set(k, v);
   }
+  if (a && out.size === a.size && [...out].every(([k, v]) => a.get(k) === v)) return a;
   return out.size > 0 ? out : undefined;
 }
 
@@ -150,12 +151,15 @@ function mergeExports(
     const v = inherited?.(n);
     return v !== 'unset';
   };
+  let same = a !== undefined;
   for (const k of new Set([...(a?.keys() ?? []), ...(b?.keys() ?? [])])) {
     const x = a?.get(k) ?? fromEnv(k);
     const y = b?.get(k) ?? fromEnv(k);
     out.set(k, x || y);
+    if (a?.get(k) !== (x || y)) same = false;
   }
-  return out;
+  // Unchanged: keep the same map, so that later merges of these states see identical ones.
+  return same ? a : out;
 }
 
 /** Walks a parsed script with the state a shell would have, turning every command into accesses. */
