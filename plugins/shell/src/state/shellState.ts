@@ -202,6 +202,8 @@ export function widen(start: ShellState, end: ShellState, step: number): ShellSt
       if (before !== defs && !(before && sameList(before, defs))) writableFuncs(copy()).set(n, defs);
     }
   }
+  // What may be exported only grows (see mergeExports): the next pass starts from it, no new map each pass.
+  if (out && end.exports !== start.exports) out.exports = end.exports;
   return out ?? start;
 }
 
