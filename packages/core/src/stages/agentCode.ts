@@ -7,7 +7,7 @@ export type WritableProbe = (realPath: string, ctx: CallContext) => boolean;
 // Where a system installs programs. Used only when no installed policy can say what the agent may write:
 // a program found anywhere else is taken to be one the agent could have put there (fail closed).
 const SYSTEM_PROGRAM_DIRS =
-  /^\/(usr\/(local\/)?(s?bin|lib(exec|32|64)?)|s?bin|lib(32|64)?|nix\/store|snap)\//;
+  /^\/(usr\/(local\/)?(s?bin|lib(exec|32|64)?)|s?bin|lib(32|64)?|nix\/store|snap)(\/|$)/;
 
 /**
  * Invariant 6 (prove or sandbox), program identity: an access marked `runs` names the file whose code runs as
