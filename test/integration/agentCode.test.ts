@@ -125,3 +125,24 @@ describe('programs the agent can write (markAgentCode)', () => {
     expect((await guard.check(call('other'), ctx)).action).toBe('allow');
   });
 });
+
+describe('the kernel has a say too', () => {
+  it('a permissive policy run by an ordinary user does not make system programs the agent’s code; as root it does', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script = new URL('./fixtures/permissiveAsUser.mts', import.meta.url).pathname;
+    const run = (asUser: boolean) =>
+      spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
+        ...(asUser ? { uid: 65534, gid: 65534 } : {}),
+        env: { PATH: process.env.PATH, HOME: '/tmp', TSX_DISABLE_CACHE: '1' },
+        encoding: 'utf8',
+      });
+    const user = run(true);
+    expect(user.status, user.stderr).toBe(0);
+    expect(JSON.parse(user.stdout)).toEqual({ 'ls -la': 'allow', 'cat /etc/hostname': 'allow' });
+    // root may replace /usr/bin/ls, and the policy lets the agent write there: that is the agent's code
+    expect(process.getuid?.()).toBe(0);
+    const root = run(false);
+    expect(root.status, root.stderr).toBe(0);
+    expect(JSON.parse(root.stdout)).toEqual({ 'ls -la': 'deny', 'cat /etc/hostname': 'deny' });
+  }, 60_000);
+});

@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import { dirname } from 'node:path';
 import { uncertainAccess } from '../createAccess.js';
 import type { Access, CallContext } from '../types.js';
 
@@ -70,6 +72,10 @@ function controlledOnTheWay(
 }
 
 function agentCanWrite(realPath: string, ctx: CallContext, probes: readonly WritableProbe[]): boolean {
+  return policyLetsWrite(realPath, ctx, probes) && kernelLetsWrite(realPath);
+}
+
+function policyLetsWrite(realPath: string, ctx: CallContext, probes: readonly WritableProbe[]): boolean {
   if (probes.length === 0) return !SYSTEM_PROGRAM_DIRS.test(realPath);
   for (const probe of probes) {
     try {
@@ -79,4 +85,27 @@ function agentCanWrite(realPath: string, ctx: CallContext, probes: readonly Writ
     }
   }
   return false;
+}
+
+/**
+ * Whether the kernel lets this process (the agent's user: hooks and gateways run as it) replace the file:
+ * write it, or create or rename an entry in its directory. A permissive policy (`default: write`) run by an
+ * ordinary user does not make `/usr/bin/git` the agent's code — root's can. Asked only after a policy said
+ * yes, so the common call makes no syscall here.
+ */
+function kernelLetsWrite(path: string): boolean {
+  // The file itself, else the nearest existing directory above it (a new or replaced entry goes there).
+  let p = path;
+  for (;;) {
+    try {
+      accessSync(p, constants.W_OK);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR' && p !== path) return false;
+    }
+    const up = dirname(p);
+    if (up === p) return false;
+    p = up;
+  }
 }
