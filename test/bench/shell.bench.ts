@@ -38,7 +38,9 @@ export default async function shellBench(): Promise<void> {
     mkdirSync(join(ws, 'out'), { recursive: true });
     writeFileSync(join(ws, 'src', 'index.ts'), '');
     writeFileSync(join(ws, 'src', 'util.ts'), '');
-    const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env: {} };
+    // An agent's environment has a PATH: program identity (issue 22) searches it for every command word.
+    const env = { PATH: '/usr/local/bin:/usr/bin:/bin' };
+    const ctx = { sessionId: 's', agentId: 'a', cwd: ws, workspace: ws, home: join(root, 'home'), env };
     const guard = createGuard({
       plugins: [
         shell(),

@@ -142,6 +142,9 @@ export function guardFinding(
   for (const access of accesses) {
     if (!access.certain || (access.op !== 'write' && access.op !== 'read')) continue;
     if (access.op === 'read') {
+      // Only a path naming a spool directory (`…/hookd-…`) can be inside one: others cost no syscall.
+      if (!access.path.includes(`/${RUNTIME_PREFIX}`) && !access.realPath?.includes(`/${RUNTIME_PREFIX}`))
+        continue;
       const root = cacheReal();
       if (
         root !== undefined &&

@@ -13,6 +13,18 @@ export type ProgramLookup =
  * `stat(2)` results of one analysis (a script's commands search the same PATH directories again and again):
  * memoised for that analysis only, never across calls — a program can appear between two calls.
  */
+const SYSTEM_DIRS = new Set([
+  '/usr/local/sbin',
+  '/usr/local/bin',
+  '/usr/sbin',
+  '/usr/bin',
+  '/sbin',
+  '/bin',
+  '/usr/games',
+  '/usr/local/games',
+  '/snap/bin',
+]);
+
 export type StatMemo = Map<string, { file: boolean; exec: boolean; mode: number } | null>;
 
 function statOf(
@@ -54,6 +66,9 @@ export function findProgram(
     if (st?.file && st.exec) return { kind: 'found', file, entry };
     if (writtenInto(dir))
       return { kind: 'uncertain', reason: `this line may create ${name} in $PATH entry ${entry} first` };
+    // A system program directory made world-writable is a broken machine, not something an agent can do
+    // without a write the policy judged: skip the directory's stat there (the common miss costs one stat).
+    if (SYSTEM_DIRS.has(dir)) continue;
     const mode = statOf(dir, memo)?.mode;
     // The sticky bit (/tmp) protects others' files, not the creation of new names.
     if (mode !== undefined && (mode & 0o002) !== 0)

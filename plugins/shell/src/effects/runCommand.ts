@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
-import { type CallContext, expandPath } from '@toolgate/core';
+import { type Access, type CallContext, expandPath, uncertainAccess } from '@toolgate/core';
 import { shellBuiltins } from '../programs/builtins/builtins.js';
 import { commandTable } from '../programs/table.js';
 import { type Field, fieldAsValue } from '../state/expandWord.js';
@@ -274,9 +275,7 @@ export class CommandRunner {
         );
         if (hit.kind === 'uncertain') sink.uncertain(head.value, 'write', 'command', hit.reason);
         else if (hit.kind === 'found')
-          fields.emit({ ...head, value: hit.file, glob: -1, tilde: false }, 'read', `${head.value}:program`, {
-            runs,
-          });
+          sink.push(programMarker(hit.file, head.raw, `${sink.prefix}:${head.value}:program`, runs));
       }
   }
 
@@ -287,4 +286,30 @@ export class CommandRunner {
   private context(name: string, args: readonly Field[], depth: number): CommandContext {
     return new CommandCx(this.parts, name, args, depth);
   }
+}
+
+/**
+ * The marker of a program found on `$PATH`: the file exists (findProgram stat'ed it), so one realpath(3)
+ * resolves it — no expansion, no existence check. When links lie on the way (`/bin -> usr/bin`, a venv's
+ * `python`), the path as found is reported as a hop: core asks whether the agent could write it too.
+ */
+function programMarker(file: string, raw: string, origin: string, runs: string): Access {
+  let real: string;
+  try {
+    real = realpathSync.native(file);
+  } catch (error) {
+    return uncertainAccess(raw, 'write', origin, `${file} cannot be resolved: ${(error as Error).message}`);
+  }
+  const marker: Access = {
+    op: 'read',
+    scope: 'path',
+    raw,
+    path: file,
+    realPath: real,
+    origin,
+    certain: true,
+    runs,
+  };
+  if (real !== file) marker.hops = [{ link: file, target: real }];
+  return marker;
 }
