@@ -502,8 +502,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
         return envelope;
       }
       try {
-        // A sandboxed call runs its rewritten arguments: the command wrapped in the OS sandbox.
-        const result = await fn((decision.sandboxed?.args as A | undefined) ?? args, ctx);
+        // A sandboxed call runs its rewritten arguments: the command wrapped in the OS sandbox. Otherwise the
+        // tool runs with the arguments that were checked — Folder Guard: "Validated paths passed to original
+        // tool executor" (`args[paramName] = normalizedPath`), so it cannot read a path differently.
+        const run = (decision.sandboxed?.args ?? decision.args ?? args) as A;
+        const result = await fn(run, ctx);
         if (hooks.afterToolCall.taps.length > 0)
           await hooks.afterToolCall.promise({ call, ctx, decision, result });
         return result;
