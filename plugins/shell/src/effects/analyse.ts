@@ -4,16 +4,11 @@ import { findMetacharacters } from '../lex/findMetacharacters.js';
 import { ShellParseError } from '../lex/parseError.js';
 import type { Node, Redirect, Script, WordRef } from '../parse/ast.js';
 import { parseScript } from '../parse/parseScript.js';
-import {
-  expandAssignment,
-  type Field,
-  fieldAsValue,
-  heredocSubstitutions,
-  type Nested,
-} from '../state/expandWord.js';
+import { type Field, fieldAsValue, heredocSubstitutions, type Nested } from '../state/expandWord.js';
 import { mergeVar, type ShellState, union, type VarValue, writableVars } from '../state/shellState.js';
 import { AccessSink } from './accessSink.js';
-import { arithmetic, arraySubscripts, type CodeSink, closeSubscript } from './codeInData.js';
+import { assignmentsOf, SPECIAL_BUILTINS } from './assignments.js';
+import { arithmetic, type CodeSink } from './codeInData.js';
 import { WordExpander } from './expandFields.js';
 import type { ExtractOptions } from './extractTypes.js';
 import { FieldAccesses } from './fieldAccesses.js';
@@ -25,25 +20,6 @@ import { CommandRunner } from './runCommand.js';
 import { ShellScope } from './shellScope.js';
 import type { Walker } from './walker.js';
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
-/** POSIX special builtins: a POSIX sh keeps the assignments written before them. */
-const SPECIAL_BUILTINS = new Set([
-  ':',
-  '.',
-  'break',
-  'continue',
-  'eval',
-  'exec',
-  'exit',
-  'export',
-  'readonly',
-  'return',
-  'set',
-  'shift',
-  'times',
-  'trap',
-  'unset',
-]);
 
 function text(w: WordRef, src: string): string {
   return src.slice(w.s, w.e);
@@ -365,32 +341,20 @@ export class Analyser implements Walker {
   private command(node: Extract<Node, { t: 'cmd' }>, src: string, depth: number): void {
     const scope = this.scope;
     // Assignments: values are tracked for what follows (or for this command only, with a command).
-    const temp: [string, string[] | null][] = [];
-    for (const a of node.assigns) {
-      const t = text(a, src);
-      const name = NAME.exec(t)?.[0] ?? '';
-      // `a[SUB]=v`: bash expands SUB, then evaluates it as arithmetic, which runs a `$(…)` the expansion
-      // left in it (`a['$(cat /etc/shadow)']=1` reads the file). An `=` inside SUB is not the assignment's.
-      const close = t[name.length] === '[' ? closeSubscript(t, name.length + 1) : -1;
-      if (close !== -1) this.subscriptCode(t.slice(name.length + 1, close), depth);
-      const eq = t.indexOf('=', close === -1 ? name.length : close);
-      const valueText = t.slice(eq + 1);
-      const r = expandAssignment(valueText, scope.lookup);
-      for (const n of r.nested) this.runNested(n, depth);
-      // `a=([SUB]=v …)`: each element's subscript likewise.
-      if (valueText.startsWith('(')) {
-        const subs = arraySubscripts(valueText);
-        if (subs === null)
-          this.uncertain(t, 'write', 'code', 'cannot read the subscripts of an array assignment');
-        else for (const sub of subs) this.subscriptCode(sub, depth);
-      }
-      let values = r.values;
-      if (values && valueText.startsWith('~')) values = this.words.assignedTilde(values);
-      // `a[i]=v` and `a+=v`: an element or an append, whose whole value we do not track.
-      const lhs = t.slice(0, eq);
-      if (lhs.includes('[') || lhs.endsWith('+')) values = null;
-      temp.push([name, values]);
-    }
+    const temp =
+      node.assigns.length === 0
+        ? []
+        : assignmentsOf(
+            {
+              scope,
+              words: this.words,
+              runNested: (n, d) => this.runNested(n, d),
+              codeSink: (d) => this.codeSink(d),
+              uncertain: (raw, op, origin, reason) => this.uncertain(raw, op, origin, reason),
+            },
+            node.assigns.map((a) => text(a, src)),
+            depth,
+          );
     if (node.words.length === 0) {
       for (const [n, v] of temp) scope.setVar(n, v);
       this.redirects(node.redirects, src, depth);
@@ -456,25 +420,5 @@ export class Analyser implements Walker {
         const old = saved.get(n) ?? scope.inherited(n);
         scope.setVar(n, mergeVar(old === undefined || old === 'unset' ? [''] : old, v) ?? null);
       }
-  }
-
-  /** An array subscript: expanded as a word, then evaluated as arithmetic (see `command`). */
-  private subscriptCode(sub: string, depth: number): void {
-    // No quotes and no command substitution: the expansion only substitutes variables (`$i`, `${#a[@]}`,
-    // `$((…))`), whose values the arithmetic evaluates as expressions in turn — what `arithmetic` does.
-    if (!/[`'"\\]|\$\((?!\()/.test(sub)) {
-      arithmetic(sub, this.codeSink(depth));
-      return;
-    }
-    const r = expandAssignment(sub, this.scope.lookup);
-    for (const n of r.nested) this.runNested(n, depth);
-    if (r.values === null)
-      this.uncertain(
-        sub,
-        'write',
-        'code',
-        `the subscript [${sub}] is arithmetic (code) and its value is not known`,
-      );
-    else for (const v of r.values) arithmetic(v, this.codeSink(depth));
   }
 }
