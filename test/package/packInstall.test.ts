@@ -79,6 +79,7 @@ describe('the packed tarballs', () => {
         'toolgate-approvals-0.1.0.tgz',
         'toolgate-audit-log-0.1.0.tgz',
         'toolgate-core-0.1.0.tgz',
+        'toolgate-filetime-0.1.0.tgz',
         'toolgate-folder-rules-0.1.0.tgz',
         'toolgate-mcp-0.1.0.tgz',
         'toolgate-sandbox-0.1.0.tgz',

@@ -39,6 +39,8 @@ export const verdictCodes = {
     "The policy requires approval for every call of this tool (OpenFang `requires_approval`); asked in the same single request as the call's path prompts.",
   AUDIT_UNAVAILABLE:
     'The audit trail cannot be written (disk full, permissions, lock held) and audit is required (`audit-log` option `required`, CLI `--audit-required`): every call is denied until it can.',
+  FILE_CHANGED:
+    'A write or edit of a file that changed on disk since the agent last read it in this session, or that it never read (`@toolgate/filetime`, wolo FileTime): read it again first.',
 } as const;
 
 export const errorCodes = {
