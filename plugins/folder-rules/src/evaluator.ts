@@ -444,6 +444,9 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
   const rootLists = new Map<string, readonly string[]>();
   const envelopes = new Map<string, EnvelopeRoots>();
   const allowedRoots = (op: Op, vector: Vector): readonly string[] => {
+    // A listing is judged as a read of the directory (see `evaluate`), so its roots are the read roots: Folder
+    // Guard's "Read tool: readPaths + writePaths" (`list_workspace_files` is a read tool, seed 000).
+    if (op === 'list') return allowedRoots('read', vector);
     const key = `${op}\0${vector}`;
     let hit = rootLists.get(key);
     if (!hit) {
