@@ -1,6 +1,7 @@
 import type { DescribeContext, ToolDescriptor } from '@toolgate/core';
 import { classifyWith, type toolPlans } from './classify.js';
 import { evaluatorFor } from './evaluator.js';
+import { gateFinding } from './gates.js';
 import { specFromDescriptor } from './schemaSpec.js';
 import type { CompiledPolicy } from './types.js';
 
@@ -70,6 +71,19 @@ export function nothingWritable(policy: CompiledPolicy): boolean {
   );
 }
 
+/** A tool every call of which the policy's gates deny (Hermes `tools.<tool>.enabled: false`). */
+function isDisabled(
+  tool: ToolDescriptor,
+  policy: CompiledPolicy,
+  plans: ReturnType<typeof toolPlans>,
+): boolean {
+  if (!tool || typeof tool.name !== 'string') return false;
+  const fromSchema = specFromDescriptor(tool);
+  if (fromSchema) plans.learn(tool.name, fromSchema);
+  const c = classifyWith(plans.get(tool.name), { tool: tool.name, args: {} });
+  return gateFinding(tool.name, c, policy)?.code === 'TOOL_DISABLED';
+}
+
 /**
  * Folder Guard's description enhancement and write-tool hiding. Idempotent: a description that already
  * carries the block gets it replaced, never doubled (the bug the seed's own project hit).
@@ -80,12 +94,20 @@ export function describeTools(
   policy: CompiledPolicy,
   plans: ReturnType<typeof toolPlans>,
 ): ToolDescriptor[] {
+  // Hermes (seed 003): "when a profile declares tools.terminal.enabled: true, the agent gets unrestricted shell
+  // access" — a tool the profile does not enable is not the agent's at all, so `tools/list` does not offer it
+  // (every call of it would be TOOL_DISABLED). The allowlist stays out of the schemas (next comment).
+  const gates = policy.gates;
+  const shown =
+    !policy.disabled && (gates?.disabledTools || gates?.disabledVectors)
+      ? tools.filter((t) => !isDisabled(t, policy, plans))
+      : tools;
   // Hermes: "No changes to tool schemas seen by the LLM — the LLM doesn't need to know about the allowlist."
-  if (policy.disabled || policy.gates?.describe === false) return tools;
+  if (policy.disabled || policy.gates?.describe === false) return shown;
   const allowed = roots(policy, dctx);
   const hide = policy.hideWriteTools && nothingWritable(policy);
   const out: ToolDescriptor[] = [];
-  for (const tool of tools) {
+  for (const tool of shown) {
     if (!tool || typeof tool.name !== 'string') {
       out.push(tool);
       continue;
