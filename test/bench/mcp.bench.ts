@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -14,6 +15,8 @@ import { runSuite } from './harness.js';
 const FILESYSTEM_SERVER = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-filesystem/dist/index.js',
 );
+/** The built CLI (`pnpm run build`): the `toolgate mcp` process row runs what users run. */
+const CLI = fileURLToPath(new URL('../../packages/cli/bin/toolgate.cjs', import.meta.url));
 
 // A realistic small policy (folder-rules, native rules) plus the gateway's absolute-path rule.
 const guardFor = () =>
@@ -42,6 +45,18 @@ export default async function mcpBench(): Promise<void> {
   const ws = join(root, 'ws');
   mkdirSync(ws);
   writeFileSync(join(ws, 'hello.txt'), 'hello\n');
+  const policy = join(root, 'policy.yaml');
+  writeFileSync(
+    policy,
+    [
+      'default: deny',
+      'rules:',
+      '  - { pattern: "<workspace>/**", access: write }',
+      '  - { pattern: "**/.env", access: deny }',
+      '  - { pattern: "~/.ssh/**", access: deny }',
+      '',
+    ].join('\n'),
+  );
   const ctx = { sessionId: 'bench', agentId: 'bench', cwd: ws, workspace: ws, home: root, env: {} };
   const readCall = { name: 'read_text_file', arguments: { path: join(ws, 'hello.txt') } };
   const deniedCall = { name: 'read_text_file', arguments: { path: join(ws, '.env') } };
@@ -110,34 +125,50 @@ export default async function mcpBench(): Promise<void> {
       () => fsGuarded.close(),
       () => fsGateway.close(),
     );
-    // Interleaved A/B samples: the two children share the machine's drift (CPU frequency, GC), which
-    // separate tinybench windows do not, so the difference of medians is the gateway's, not the clock's.
-    const direct_: number[] = [];
-    const gated: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      await fsDirect.callTool(readCall);
-      await fsGuarded.callTool(readCall);
-    }
-    for (let i = 0; i < 3000; i++) {
-      let t = process.hrtime.bigint();
-      await fsDirect.callTool(readCall);
-      direct_.push(Number(process.hrtime.bigint() - t));
-      t = process.hrtime.bigint();
-      await fsGuarded.callTool(readCall);
-      gated.push(Number(process.hrtime.bigint() - t));
-    }
+    // The same gateway as a process: the client spawns `toolgate mcp -- node server-filesystem ws` (the
+    // built CLI; two stdio hops instead of one).
+    const fsProcess = new Client({ name: 'bench', version: '1' });
+    await fsProcess.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--dialect', 'toolgate', '--policy', policy, '--cwd', ws, '--', ...args],
+        env: { PATH: process.env.PATH ?? '', HOME: root, TOOLGATE_CACHE: 'off' },
+        stderr: 'ignore',
+      }),
+    );
+    closers.push(() => fsProcess.close());
+    // Interleaved samples: the children share the machine's drift (CPU frequency, GC), which separate
+    // tinybench windows do not, so the ratio of medians is the gateway's, not the clock's.
+    const rows: Array<[string, Client, number[]]> = [
+      ['direct: client → child', fsDirect, []],
+      ['gateway in process: client → createGateway → child', fsGuarded, []],
+      ['gateway process: client → toolgate mcp → child', fsProcess, []],
+    ];
+    for (let i = 0; i < 300; i++) for (const [, c] of rows) await c.callTool(readCall);
+    for (let i = 0; i < 3000; i++)
+      for (const [, c, xs] of rows) {
+        const t = process.hrtime.bigint();
+        await c.callTool(readCall);
+        xs.push(Number(process.hrtime.bigint() - t));
+      }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
     const p99 = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length * 0.99)] ?? Number.NaN;
     console.log(
       '\n## mcp: real @modelcontextprotocol/server-filesystem child, 3000 interleaved read_text_file calls each',
     );
-    console.table([
-      { case: 'direct: client → child', 'median ns/op': median(direct_), 'p99 ns/op': p99(direct_) },
-      { case: 'gateway: client → gateway → child', 'median ns/op': median(gated), 'p99 ns/op': p99(gated) },
-    ]);
-    const addedReal = median(gated) - median(direct_);
+    const base = median(rows[0]![2]);
+    console.table(
+      rows.map(([name, , xs]) => ({
+        case: name,
+        'median ns/op': median(xs),
+        'p99 ns/op': p99(xs),
+        '× direct': (median(xs) / base).toFixed(2),
+      })),
+    );
+    const inProcRatio = median(rows[1]![2]) / base;
+    const processRatio = median(rows[2]![2]) / base;
     console.log(
-      `gateway added latency, real filesystem server: ${(addedReal / 1e6).toFixed(4)} ms median per call`,
+      `gateway added latency, real filesystem server: ${((median(rows[1]![2]) - base) / 1e6).toFixed(4)} ms in process (${inProcRatio.toFixed(2)}×, goal ≤ 1.1×), ${((median(rows[2]![2]) - base) / 1e6).toFixed(4)} ms as the toolgate mcp process (${processRatio.toFixed(2)}×, goal ≤ 1.6×)`,
     );
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});

@@ -55,6 +55,7 @@ export class ChildUpstream implements Transport {
       });
       this.child = child;
       const lines = new LineTransport(child.stdout!, child.stdin!, o.maxFrameBytes);
+      lines.keepsText = true;
       this.lines = lines;
       lines.onmessage = (m) => this.onmessage?.(m);
       lines.onerror = (e) => this.onerror?.(e);

@@ -24,7 +24,18 @@ export class FrameSplitter {
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(10, start);
-      const piece = chunk.subarray(start, nl === -1 ? chunk.length : nl);
+      const end = nl === -1 ? chunk.length : nl;
+      if (nl !== -1 && this.held === 0 && this.over < 0 && end - start <= this.maxBytes) {
+        // The common case, a whole line inside one chunk with nothing held: decoded straight from the chunk
+        // (no copy of the piece, no concat).
+        out.push({
+          kind: 'line',
+          text: chunk.toString('utf8', start, chunk[end - 1] === 13 ? end - 1 : end),
+        });
+        start = nl + 1;
+        continue;
+      }
+      const piece = chunk.subarray(start, end);
       if (this.over >= 0) this.over += piece.length;
       else if (this.held + piece.length > this.maxBytes) {
         this.head = Buffer.concat([...this.parts, piece.subarray(0, HEAD_BYTES)]).toString(

@@ -1,7 +1,15 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { FrameSplitter, idFromHead } from './frameSplitter.js';
 import type { RequestId } from './jsonRpc.js';
+import { parseMessage } from './parseMessage.js';
+
+/**
+ * The line each message was read from, for transports that keep it (`keepsText`): a message relayed unchanged
+ * (the same object) is written as the bytes it arrived as instead of being serialised again — for a large
+ * tools/call result that is most of the relay's cost. Weak: a message nobody holds is gone with its text.
+ */
+const lineOf = new WeakMap<object, string>();
 
 /** Default largest frame (32 MiB): a 12 MiB file read passes; a runaway stream does not fill memory. */
 export const DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -23,6 +31,12 @@ export class LineTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
   onmalformed?: (frame: MalformedFrame) => void;
+  /**
+   * Remember each message's line so that a `LineTransport` relaying the same, unchanged message object writes
+   * that line as it is. The gateway sets it for the server's side only: what the server receives is always
+   * serialised from the object the guard judged, never the client's own bytes (no parser differential).
+   */
+  keepsText = false;
   private readonly splitter: FrameSplitter;
   private started = false;
   private closed = false;
@@ -55,8 +69,8 @@ export class LineTransport implements Transport {
         this.malformed({ reason: `a line that is not JSON: ${preview(frame.text)}` });
         continue;
       }
-      const parsed = JSONRPCMessageSchema.safeParse(json);
-      if (!parsed.success) {
+      const message = parseMessage(json);
+      if (message === undefined) {
         const id = (json as { id?: unknown } | null)?.id;
         this.malformed({
           reason: `a line that is not a JSON-RPC message: ${preview(frame.text)}`,
@@ -64,8 +78,10 @@ export class LineTransport implements Transport {
         });
         continue;
       }
+      // Only when nothing was stripped: the text is then exactly this message.
+      if (this.keepsText && message === json) lineOf.set(message, frame.text);
       try {
-        this.onmessage?.(parsed.data);
+        this.onmessage?.(message);
       } catch (error) {
         this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       }
@@ -94,7 +110,7 @@ export class LineTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the transport is closed'));
     return new Promise((resolve, reject) => {
-      const ok = this.output.write(`${JSON.stringify(message)}\n`, (error) => {
+      const ok = this.output.write(`${lineOf.get(message) ?? JSON.stringify(message)}\n`, (error) => {
         if (error) reject(error);
       });
       if (ok) resolve();
