@@ -1,6 +1,7 @@
 import { type CallContext, createGuard, type GuardPlugin } from '@toolgate/core';
 import { folderRules } from './folderRules.js';
 import { LEVEL } from './levels.js';
+import { misanchoredBlocks } from './misanchoredBlocks.js';
 import { compilePattern, expandPattern } from './patterns.js';
 import { subsumes } from './subsumes.js';
 import type { CompiledPolicy, PolicyRule } from './types.js';
@@ -189,6 +190,8 @@ export async function lint(policy: CompiledPolicy, options: LintOptions = {}): P
       });
     }
   });
+  for (const m of misanchoredBlocks(policy.rules, expanded))
+    add('warning', 'deny-outside-allowed-root', m.message, m.source);
   const tests = await runTests(policy, options, add);
   return { valid: errors.length === 0, errors, warnings, tests };
 }
