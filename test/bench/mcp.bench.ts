@@ -125,6 +125,24 @@ export default async function mcpBench(): Promise<void> {
       () => fsGuarded.close(),
       () => fsGateway.close(),
     );
+    // The same gateway whose guard answers a decision computed once: what the relay itself costs, apart from
+    // judging (bench only — the real gateway decides every call).
+    const realGuard = guardFor();
+    const allow = await realGuard.check({ tool: readCall.name, args: readCall.arguments }, ctx);
+    const [c3, g3] = InMemoryTransport.createLinkedPair();
+    const relayGateway = createGateway({
+      guard: Object.assign(Object.create(realGuard) as typeof realGuard, { check: async () => allow }),
+      ctx,
+      upstream: { command: process.execPath, args, stderr: 'ignore' },
+      onError: () => {},
+    });
+    await relayGateway.connect(g3);
+    const fsRelay = new Client({ name: 'bench', version: '1' });
+    await fsRelay.connect(c3);
+    closers.push(
+      () => fsRelay.close(),
+      () => relayGateway.close(),
+    );
     // The same gateway as a process: the client spawns `toolgate mcp -- node server-filesystem ws` (the
     // built CLI; two stdio hops instead of one).
     const fsProcess = new Client({ name: 'bench', version: '1' });
@@ -143,6 +161,7 @@ export default async function mcpBench(): Promise<void> {
       ['direct: client → child', fsDirect, []],
       ['gateway in process: client → createGateway → child', fsGuarded, []],
       ['gateway process: client → toolgate mcp → child', fsProcess, []],
+      ['relay only: createGateway, decision precomputed', fsRelay, []],
     ];
     for (let i = 0; i < 300; i++) for (const [, c] of rows) await c.callTool(readCall);
     for (let i = 0; i < 3000; i++)
@@ -164,6 +183,9 @@ export default async function mcpBench(): Promise<void> {
         'p99 ns/op': p99(xs),
         '× direct': (median(xs) / base).toFixed(2),
       })),
+    );
+    console.log(
+      `of the in-process gateway's added latency, the relay is ${((median(rows[3]![2]) - base) / 1e6).toFixed(4)} ms and judging the call ${((median(rows[1]![2]) - median(rows[3]![2])) / 1e6).toFixed(4)} ms`,
     );
     const inProcRatio = median(rows[1]![2]) / base;
     const processRatio = median(rows[2]![2]) / base;
