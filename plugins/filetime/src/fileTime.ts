@@ -52,11 +52,15 @@ export function fileTime(options: FileTimeOptions = {}): GuardPlugin {
   const inFlight = new LruMap<string, SessionFiles>(IN_FLIGHT);
   // A wrapped tool reports when it ended (`afterToolCall`): the stamps are then taken after the write.
   const ran = new WeakMap<Decision, SessionFiles>();
+  // "FileTime external-modification checks before write/edit/multiedit" (seed 002): its tools' writes, and a
+  // shell's only when asked. An unchecked write does not count as the agent knowing the file either.
+  const checked = (a: Access): a is Access & { realPath: string } =>
+    isWrite(a) && (opts.shell || !a.origin.startsWith('shell:'));
   return {
     name: 'filetime',
     apply(hooks) {
       hooks.beforeToolCall.tap({ stage: STAGE }, (_call, state) => {
-        const touches = state.accesses.some((a) => isRead(a) || isWrite(a));
+        const touches = state.accesses.some((a) => isRead(a) || checked(a));
         const known = state.session.get('filetime') as SessionFiles | undefined;
         if (!touches && (known === undefined || known.written.size === 0)) return undefined;
         const files = known ?? sessionFiles(state.session);
@@ -67,7 +71,7 @@ export function fileTime(options: FileTimeOptions = {}): GuardPlugin {
         // bypassed." (seed 002)
         if (isWild(opts, state.ctx)) return undefined;
         for (const access of state.accesses) {
-          if (!isWrite(access)) continue;
+          if (!checked(access)) continue;
           // The one stat on the decision path: the check is about the disk as it is now.
           const now = stampOf(access.realPath);
           if (now === undefined) continue; // a new file: nothing to overwrite
@@ -95,7 +99,7 @@ export function fileTime(options: FileTimeOptions = {}): GuardPlugin {
         inFlight.delete(decision.id);
         if (decision.action !== 'allow') return;
         for (const a of decision.accesses) if (isRead(a)) remember(files, a.realPath);
-        for (const a of decision.accesses) if (isWrite(a)) files.written.add(a.realPath);
+        for (const a of decision.accesses) if (checked(a)) files.written.add(a.realPath);
         ran.set(decision, files);
       });
 
@@ -103,7 +107,7 @@ export function fileTime(options: FileTimeOptions = {}): GuardPlugin {
         const files = ran.get(decision);
         if (files === undefined) return;
         ran.delete(decision);
-        for (const a of decision.accesses) if (isRead(a) || isWrite(a)) remember(files, a.realPath);
+        for (const a of decision.accesses) if (isRead(a) || checked(a)) remember(files, a.realPath);
       });
     },
   };

@@ -14,15 +14,21 @@ export interface FileTimeOptions {
    * `WOLO_WILD_MODE`, as the wolo dialect reads it); `false` to ignore the environment.
    */
   wildEnv?: string | false;
+  /**
+   * Check writes made by shell commands too (`sed -i`, `>`), not only file tools' writes and edits (default
+   * `false`: wolo checks its write, edit and multiedit tools). Reads by either always count.
+   */
+  shell?: boolean;
 }
 
 export interface CompiledOptions {
   onStale: 'deny' | 'prompt';
   wild: boolean;
   wildEnv: string | undefined;
+  shell: boolean;
 }
 
-const KNOWN = new Set(['onStale', 'wild', 'wildEnv']);
+const KNOWN = new Set(['onStale', 'wild', 'wildEnv', 'shell']);
 
 function invalid(field: string, value: unknown, expected: string): ToolgateError {
   return new ToolgateError(
@@ -37,10 +43,11 @@ export function compileOptions(options: FileTimeOptions = {}): CompiledOptions {
   for (const key of Object.keys(options))
     if (!KNOWN.has(key))
       throw invalid(key, (options as Record<string, unknown>)[key], 'absent (unknown option)');
-  const { onStale = 'deny', wild = false, wildEnv = 'WOLO_WILD_MODE' } = options;
+  const { onStale = 'deny', wild = false, wildEnv = 'WOLO_WILD_MODE', shell = false } = options;
   if (onStale !== 'deny' && onStale !== 'prompt') throw invalid('onStale', onStale, '"deny" or "prompt"');
   if (typeof wild !== 'boolean') throw invalid('wild', wild, 'a boolean');
+  if (typeof shell !== 'boolean') throw invalid('shell', shell, 'a boolean');
   if (wildEnv !== false && (typeof wildEnv !== 'string' || wildEnv === ''))
     throw invalid('wildEnv', wildEnv, 'a variable name or false');
-  return { onStale, wild, wildEnv: wildEnv === false ? undefined : wildEnv };
+  return { onStale, wild, wildEnv: wildEnv === false ? undefined : wildEnv, shell };
 }

@@ -129,6 +129,38 @@ describe('fileTime', () => {
     expect(await writeTool({ path: file, content: 'z\n' }, ctx())).toMatchObject({ code: 'FILE_CHANGED' });
   });
 
+  describe('shell writes', () => {
+    // Stands in for @toolgate/shell: `sed -i s/a/b/ <path>` as the shell plugin reports it.
+    const sedInPlace: GuardPlugin = {
+      name: 'fake-shell',
+      apply(hooks) {
+        hooks.collectAccesses.tap({ stage: Stage.EXTRACT }, (accesses, call, state) => {
+          if (call.tool !== 'bash' || typeof call.args.file !== 'string') return accesses;
+          state.claim('shell');
+          return [...accesses, state.access(call.args.file, 'write', { origin: 'shell:sed:argv' })];
+        });
+      },
+    };
+    const sed = (file: string) => ({ tool: 'bash', args: { command: `sed -i s/a/b/ ${file}`, file } });
+    const guard = (options = {}) =>
+      createGuard({
+        plugins: [folderRules({ dialect: 'wolo', source: 'path_safety: {}' }), sedInPlace, fileTime(options)],
+      });
+
+    it('are not checked by default (wolo checks its write, edit and multiedit tools), nor count as read', async () => {
+      const g = guard();
+      expect((await g.check(sed('a.txt'), ctx())).action).toBe('allow');
+      expect((await g.check(write('a.txt'), ctx())).envelope?.code).toBe('FILE_CHANGED');
+    });
+
+    it('are checked with shell: true', async () => {
+      const g = guard({ shell: true });
+      expect((await g.check(sed('a.txt'), ctx())).envelope?.code).toBe('FILE_CHANGED');
+      await g.check(read('a.txt'), ctx());
+      expect((await g.check(sed('a.txt'), ctx())).action).toBe('allow');
+    });
+  });
+
   it("prompts instead with onStale: 'prompt'", async () => {
     const guard = guardWith(fileTime({ onStale: 'prompt' }));
     const d = await guard.check(write('a.txt'), ctx(), { resolvePrompts: false });
