@@ -16,7 +16,6 @@ export type {
 export { createGuard } from './createGuard.js';
 export type { Disclosure } from './envelope.js';
 export { buildEnvelope, MAX_ALLOWED_PATHS } from './envelope.js';
-export { sandboxNotice } from './sandboxNotice.js';
 export { describeValue, isToolgateError, ToolCallRejectedError, ToolgateError } from './errors.js';
 export type { ExpandContext, ExpandOptions, Expansion } from './expandPath.js';
 export { expandPath } from './expandPath.js';
@@ -54,6 +53,7 @@ export { PluginFailure } from './pluginFailure.js';
 export { clearProcessCaches, isProcessAlive, registerProcessCache } from './processCaches.js';
 export type { ResolveOptions } from './resolvePath.js';
 export { resolvePath } from './resolvePath.js';
+export { sandboxNotice } from './sandboxNotice.js';
 export type { SessionLimits } from './sessionStore.js';
 export { DEFAULT_SESSION_LIMITS } from './sessionStore.js';
 export type { Severity, SeverityRule } from './severity.js';

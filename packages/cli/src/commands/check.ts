@@ -45,7 +45,8 @@ export async function runCheck(
       // Issue 22: the sandbox is the normal path for what analysis cannot prove; say so, and why.
       out.write('  would run in the sandbox compiled from the policy, because:\n');
       for (const f of d.sandboxed.uncertain) out.write(`    - ${f.reason}\n`);
-      if (d.sandboxed.mode === 'always') out.write('    - the policy sandboxes every shell call (sandbox: always)\n');
+      if (d.sandboxed.mode === 'always')
+        out.write('    - the policy sandboxes every shell call (sandbox: always)\n');
     }
     for (const r of d.reasons) {
       const where = r.access ? ` ${r.access.realPath ?? r.access.raw}` : '';

@@ -20,7 +20,6 @@ import { CommandRunner } from './runCommand.js';
 import { ShellScope } from './shellScope.js';
 import type { Walker } from './walker.js';
 
-
 function text(w: WordRef, src: string): string {
   return src.slice(w.s, w.e);
 }
