@@ -1,6 +1,7 @@
 import { type CreateAccessOptions, createAccess } from './createAccess.js';
 import type { ResolveOptions } from './resolvePath.js';
 import { resolvePath } from './resolvePath.js';
+import type { NetworkAccess } from './network/types.js';
 import type {
   Access,
   CallContext,
@@ -22,6 +23,13 @@ export interface CallState {
   readonly ctx: CallContext;
   /** Accesses collected so far (final once `beforeToolCall` runs). */
   readonly accesses: readonly Access[];
+  /**
+   * Network reach collected so far (final once `beforeToolCall` runs): hosts the call connects to, from
+   * extractors (`shell:curl`, `args.url`). Policies with a `network` section judge them.
+   */
+  readonly network: readonly NetworkAccess[];
+  /** Record that the call reaches a host (extractors, on `collectAccesses`). */
+  reach(access: NetworkAccess): void;
   /** Prompt findings recorded so far. */
   readonly prompts: readonly PromptFinding[];
   readonly matched: readonly MatchedRule[];
@@ -67,6 +75,7 @@ export class CallStateImpl implements CallState {
   private claims: Set<string> | undefined = undefined;
   private rewriteMap: Map<string, unknown> | undefined = undefined;
   private realDirs: Set<string> | undefined = undefined;
+  private netList: NetworkAccess[] | undefined = undefined;
 
   constructor(id: string, call: ToolCall, ctx: CallContext, session: Map<string, unknown>) {
     this.id = id;
@@ -77,6 +86,23 @@ export class CallStateImpl implements CallState {
 
   get prompts(): readonly PromptFinding[] {
     return this.promptList ?? NONE;
+  }
+
+  get network(): readonly NetworkAccess[] {
+    return this.netList ?? NONE;
+  }
+
+  reach(access: NetworkAccess): void {
+    if (access === null || typeof access !== 'object') return;
+    this.netList ??= [];
+    this.netList.push(
+      Object.freeze({
+        ...access,
+        origin: typeof access.origin === 'string' ? access.origin : this.activePlugin,
+        // A reach without a host is never certain, whatever the extractor said.
+        certain: access.certain === true && typeof access.host === 'string' && access.host !== '',
+      }),
+    );
   }
 
   get matched(): readonly MatchedRule[] {

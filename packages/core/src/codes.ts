@@ -41,6 +41,11 @@ export const verdictCodes = {
     'The audit trail cannot be written (disk full, permissions, lock held) and audit is required (`audit-log` option `required`, CLI `--audit-required`): every call is denied until it can.',
   FILE_CHANGED:
     'A write or edit of a file that changed on disk since the agent last read it in this session, or that it never read (`@toolgate/filetime`, wolo FileTime): read it again first.',
+  NETWORK_DENIED:
+    "A host the call reaches (a URL argument, curl/git/npm/ssh in a shell command) is denied by the policy's `network` section; the envelope names the host, the rule and the allowed hosts.",
+  NETWORK_PROMPT: "A host the call reaches needs a human's approval (`network` rule or default `prompt`).",
+  NETWORK_UNCERTAIN:
+    'The call reaches the network but the host cannot be determined with certainty (a variable, a name from data, a config file that cannot be read), and the policy restricts the network.',
 } as const;
 
 export const errorCodes = {

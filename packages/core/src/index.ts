@@ -42,6 +42,8 @@ export type {
 } from './hooks.js';
 export { isWithin } from './isWithin.js';
 export { LruMap } from './lruMap.js';
+export { DEFAULT_PORTS, normaliseHost, parseTarget } from './network/parseTarget.js';
+export type { NetMethod, NetTarget, NetworkAccess } from './network/types.js';
 export { parsePatch } from './patch/parsePatch.js';
 export type { PatchAccessOptions } from './patch/patchAccesses.js';
 export { patchAccesses } from './patch/patchAccesses.js';

@@ -1,3 +1,5 @@
+import type { NetworkAccess } from './network/types.js';
+
 /** What the agent asked a tool to do. `args` is whatever the model produced; toolgate never trusts its shape. */
 export interface ToolCall {
   tool: string;
@@ -130,6 +132,8 @@ export interface Finding {
   /** Set by core from the tap that produced the finding. */
   plugin?: string;
   access?: Access;
+  /** The network reach the finding is about (codes `NETWORK_*`). */
+  network?: NetworkAccess;
   rule?: MatchedRule;
   /** What the model could do instead. */
   hint?: string;
@@ -137,6 +141,8 @@ export interface Finding {
   allowedPaths?: string[];
   /** How many more allowed roots there are than `allowedPaths` lists (a policy of thousands is capped). */
   allowedPathsOmitted?: number;
+  /** Host patterns the policy allows for this method (network findings, `disclosure: 'full'`). */
+  allowedHosts?: string[];
 }
 
 export type DenyFinding = Finding & { action: 'deny' };
@@ -152,6 +158,10 @@ export interface RejectionEnvelope {
   allowed_paths?: string[];
   /** Allowed roots not listed in `allowed_paths` (the list is capped so the envelope stays small). */
   allowed_paths_omitted?: number;
+  /** Network denials: the host the call would reach, the rule that decided, the hosts the policy allows. */
+  host?: string;
+  rule?: string;
+  allowed_hosts?: string[];
   hint: string;
   decision_id: string;
   /** The call was not denied but rewritten to run inside the OS sandbox (code `SANDBOXED`). */
@@ -181,6 +191,8 @@ export interface Decision {
   /** Every finding, deny first: what the model and the audit are told. */
   reasons: Finding[];
   accesses: Access[];
+  /** Hosts the call reaches (present when an extractor found any). */
+  network?: readonly NetworkAccess[];
   matched: MatchedRule[];
   /** Present when `action` is `deny`. */
   envelope?: RejectionEnvelope;

@@ -95,6 +95,7 @@ export function buildDecision(p: DecisionParts): Decision {
     agentId: state.ctx.agentId,
     reasons: frozenList(reasons),
     accesses: state.accesses as Access[],
+    ...(state.network.length > 0 ? { network: frozenList(state.network) } : {}),
     matched: frozenList(state.matched),
     time: p.time,
     approval: p.approval,
