@@ -43,7 +43,15 @@ export type {
 export { isWithin } from './isWithin.js';
 export { LruMap } from './lruMap.js';
 export { DEFAULT_PORTS, normaliseHost, parseTarget } from './network/parseTarget.js';
-export type { NetMethod, NetTarget, NetworkAccess } from './network/types.js';
+export type {
+  CompiledNetworkPolicy,
+  NetMethod,
+  NetTarget,
+  NetworkAccess,
+  NetworkAction,
+  NetworkRequest,
+  NetworkVerdict,
+} from './network/types.js';
 export { parsePatch } from './patch/parsePatch.js';
 export type { PatchAccessOptions } from './patch/patchAccesses.js';
 export { patchAccesses } from './patch/patchAccesses.js';

@@ -39,3 +39,38 @@ export interface NetTarget {
   certain: boolean;
   reason?: string;
 }
+
+/** What a compiled network policy is asked: one connection (or one URL) of a call or of a sandboxed run. */
+export interface NetworkRequest {
+  /** A normalised host (`normaliseHost`). */
+  host: string;
+  port?: number;
+  scheme?: string;
+  /** The proxy of the sandbox sees a CONNECT or a raw socket and cannot tell: it asks with `write`. */
+  method: NetMethod;
+}
+
+export type NetworkAction = 'allow' | 'deny' | 'prompt';
+
+export interface NetworkVerdict {
+  action: NetworkAction;
+  /** The rule that decided, as written (`*.npmjs.org read`), or `default: deny` when none matched. */
+  rule: string;
+  /** Where the rule came from (`/ws/toolgate.yaml#network.rules[2]`, `preset npm`). */
+  source?: string;
+}
+
+/**
+ * A policy's `network` section compiled once (the matcher core, folder-rules and the sandbox's proxy share).
+ * `decide` is pure and does no I/O (no DNS: rules match names as written and addresses as addresses).
+ */
+export interface CompiledNetworkPolicy {
+  /** `allow` with no rules: the network is not restricted (today's behaviour, every seed dialect). */
+  readonly unrestricted: boolean;
+  readonly defaultAction: NetworkAction;
+  decide(request: NetworkRequest): NetworkVerdict;
+  /** Host patterns that allow `method` (for the envelope's `allowed_hosts` and the model's description). */
+  allowedHosts(method: NetMethod): string[];
+  /** A stable hash of the section (audit and the sandbox's proxy config). */
+  readonly hash: string;
+}
