@@ -191,7 +191,9 @@ async function askInTurn(
       };
     }
     s.confirmations += 1;
-    const outcome: Outcome = await askStrategy(o.strategy, p.request, o.timeoutMs);
+    // Real time, not o.now(): the timeout below runs on real timers, and a desk counts down to it.
+    const request = { ...p.request, deadline: Date.now() + o.timeoutMs };
+    const outcome: Outcome = await askStrategy(o.strategy, request, o.timeoutMs);
     return await settle(s, p, outcome, o, api, warn, persistRules);
   } finally {
     release();

@@ -1,4 +1,14 @@
 export { approvals } from './approvals.js';
+export type {
+  ApprovalDesk,
+  DeskAccess,
+  DeskAnswer,
+  DeskEvent,
+  DeskHost,
+  DeskItem,
+  SettleCause,
+} from './desk.js';
+export { deskItemOf } from './deskItem.js';
 export type { ApprovalsOptions } from './options.js';
 export type { Overlay, OverlayRule } from './overlayFile.js';
 export { sessionDirName } from './sessionDirName.js';
@@ -8,6 +18,8 @@ export type { AutoAllowOptions } from './strategies/autoAllow.js';
 export { autoAllow } from './strategies/autoAllow.js';
 export type { AutoDenyOptions } from './strategies/autoDeny.js';
 export { autoDeny } from './strategies/autoDeny.js';
+export type { DeskOptions, DeskStrategy } from './strategies/desk.js';
+export { desk } from './strategies/desk.js';
 export { firstOf } from './strategies/firstOf.js';
 export type { QueueOptions, QueueStrategy } from './strategies/queue.js';
 export { queue } from './strategies/queue.js';

@@ -25,6 +25,11 @@ export interface ApprovalRequest {
   items: readonly ApprovalItem[];
   /** The full request core handed over (call arguments, every access). */
   prompt: PromptRequest;
+  /**
+   * Epoch ms at which the approvals plugin stops waiting and denies (`PROMPT_TIMEOUT`): set by the plugin
+   * when it asks (its `timeoutMs` from then), so a desk can show a countdown.
+   */
+  deadline?: number;
 }
 
 /**
