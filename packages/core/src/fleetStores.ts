@@ -51,6 +51,11 @@ export interface ApprovalMessage {
   summary: string;
   /** Epoch ms after which nobody may answer (the asking machine denies then). */
   deadline: number;
+  /**
+   * What an approver's screen shows beyond `summary` (the approvals plugin puts its `DeskItem` here: every
+   * path with its rule and reason). Plain JSON; a bus carries it unchanged and never decides on it.
+   */
+  detail?: Record<string, unknown>;
 }
 
 export interface ApprovalAnswerMessage {
@@ -59,6 +64,13 @@ export interface ApprovalAnswerMessage {
   by: string;
   grant?: 'once' | 'directory' | 'subtree';
   reason?: string;
+  /** The approver's `q`: deny this call and every later one of the session. */
+  cancelSession?: boolean;
+  /** Also write the grant to the policy overlay for review. */
+  persist?: boolean;
+  /** The grant lapses after this many ms / answers at most this many later calls. */
+  ttlMs?: number;
+  maxUses?: number;
 }
 
 /**
@@ -67,7 +79,20 @@ export interface ApprovalAnswerMessage {
  */
 export interface ApprovalBus {
   publish(request: ApprovalMessage): Promise<void>;
-  answers(requestId: string, onAnswer: (answer: ApprovalAnswerMessage) => void): () => void;
+  /**
+   * Calls `onAnswer` at most once, with the answer that won. `onError` (optional) is told when the bus can
+   * no longer deliver an answer in time (the store is unreachable at the deadline); the asker denies.
+   */
+  answers(
+    requestId: string,
+    onAnswer: (answer: ApprovalAnswerMessage) => void,
+    onError?: (error: Error) => void,
+  ): () => void;
+  /**
+   * Optional: the asker stopped waiting (`timeout`: its deadline passed; `withdrawn`: another reason);
+   * approvers' screens drop the question and later answers lose.
+   */
+  withdraw?(requestId: string, cause: 'timeout' | 'withdrawn'): Promise<void>;
 }
 
 /** A policy distributed to many machines, versioned by its hash (the hash every audit record carries). */
