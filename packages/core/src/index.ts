@@ -42,7 +42,14 @@ export type {
 } from './hooks.js';
 export { isWithin } from './isWithin.js';
 export { LruMap } from './lruMap.js';
+export type { NetworkPolicy } from './network/compileNetwork.js';
+export { compileNetworkPolicy, compileNetworkRules } from './network/compileNetwork.js';
+export type { HostMatcher } from './network/hostPattern.js';
+export { compileHostPattern } from './network/hostPattern.js';
+export type { NetworkRule, NetworkSection } from './network/networkSection.js';
+export { parseNetworkSection, ruleText } from './network/networkSection.js';
 export { DEFAULT_PORTS, normaliseHost, parseTarget } from './network/parseTarget.js';
+export { NETWORK_PRESETS } from './network/presets.js';
 export type {
   CompiledNetworkPolicy,
   NetMethod,

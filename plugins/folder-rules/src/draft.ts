@@ -1,3 +1,4 @@
+import type { NetworkSection } from '@toolgate/core';
 import type {
   CombiningMode,
   DefaultSpec,
@@ -31,6 +32,8 @@ export interface PolicyDraft {
   tests?: PolicyTest[];
   gates?: ToolGates;
   extras?: Record<string, unknown>;
+  /** The native dialect's `network` section, validated (presets expanded). Absent: not restricted. */
+  network?: NetworkSection;
   /** This layer may only narrow what the layers beneath it allow. */
   narrowOnly?: boolean;
   /** Per-agent overlays carried in the same file. */

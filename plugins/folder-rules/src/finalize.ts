@@ -1,3 +1,4 @@
+import { compileNetworkRules } from '@toolgate/core';
 import { defaultSpec, type PolicyDraft } from './draft.js';
 import { varsIn } from './expandVars.js';
 import { checkGlobCost } from './globCost.js';
@@ -29,7 +30,18 @@ export function finalize(draft: PolicyDraft, sources: readonly string[]): Compil
   };
   // The hash covers what decides, not where it was read from: the same policy moved to another file
   // hashes the same, and the audit log can tell two policies apart.
+  const network = draft.network ? compileNetworkRules(draft.network) : undefined;
   const { tests: _tests, ...decisive } = body;
-  const hash = stableHash({ ...decisive, rules: body.rules.map(({ source: _s, ...r }) => r) });
-  return Object.freeze({ ...body, hash, sources: Object.freeze([...sources]) });
+  // Only a policy with a network section hashes it: every policy without one keeps its hash.
+  const hash = stableHash({
+    ...decisive,
+    rules: body.rules.map(({ source: _s, ...r }) => r),
+    ...(network ? { network: network.hash } : {}),
+  });
+  return Object.freeze({
+    ...body,
+    ...(network ? { network } : {}),
+    hash,
+    sources: Object.freeze([...sources]),
+  });
 }

@@ -5,6 +5,7 @@ import { createEvaluator } from './evaluator.js';
 import { finalize } from './finalize.js';
 import { tighter } from './levels.js';
 import { layerLimits, widenedLimit } from './limits.js';
+import { assertNetworkNarrows, layerNetwork } from './networkLayer.js';
 import { staticPrefix } from './patterns.js';
 import type { CompiledPolicy, PolicyRule, Vector } from './types.js';
 
@@ -49,6 +50,8 @@ export function layerDrafts(base: PolicyDraft, overlay: PolicyDraft): PolicyDraf
       notShell: [...(base.shell?.notShell ?? []), ...(overlay.shell.notShell ?? [])],
     };
   if (overlay.tests) out.tests = [...(base.tests ?? []), ...overlay.tests];
+  const network = layerNetwork(base.network, overlay.network);
+  if (network) out.network = network;
   delete out.narrowOnly;
   delete out.agents;
   return out;
@@ -148,6 +151,7 @@ export function finalizeLayered(
     current = layerDrafts(current, overlay);
     const next = finalize(current, sources.slice(0, i + 2));
     if (overlay.narrowOnly) assertNarrows(compiled, next, overlay.source);
+    if (overlay.narrowOnly) assertNetworkNarrows(compiled.network, next.network, overlay.source);
     // The OS sandbox switch (@toolgate/sandbox) lets calls run that `off` denies, and `always` confines
     // calls `uncertain` runs as they are: a narrowing overlay may turn it off, or from uncertain to always.
     const [was, now] = [compiled.extras.sandbox ?? 'off', next.extras.sandbox ?? 'off'];

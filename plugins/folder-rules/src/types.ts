@@ -1,4 +1,4 @@
-import type { Access, Op } from '@toolgate/core';
+import type { Access, NetMethod, NetworkPolicy, Op } from '@toolgate/core';
 
 /** What a rule grants or forbids. Ordered most restrictive first: `deny > prompt > read > write`. */
 export type RuleAccess = 'deny' | 'prompt' | 'read' | 'write';
@@ -111,6 +111,9 @@ export interface PolicyTest {
   call?: { tool: string; args: Record<string, unknown> };
   path?: string;
   op?: Op;
+  /** A network test: the host or URL reached (judged by the policy's `network`), and how (default read). */
+  host?: string;
+  method?: NetMethod;
   expect: Outcome;
   source: string;
 }
@@ -144,6 +147,11 @@ export interface CompiledPolicy {
   readonly gates?: ToolGates;
   /** Per-agent policies carried in the file (each the global one layered with the agent's overlay), chosen per call by `ctx.agentId`. */
   readonly agents?: Readonly<Record<string, CompiledPolicy>>;
+  /**
+   * The `network` section compiled (core's matcher, shared with the sandbox's proxy). Absent: the policy
+   * does not restrict the network (every seed dialect; a native policy without `network`).
+   */
+  readonly network?: NetworkPolicy;
   /** Dialect settings other plugins use (wolo `max_confirmations_per_session`, `audit_denied`, wild mode). */
   readonly extras: Readonly<Record<string, unknown>>;
 }

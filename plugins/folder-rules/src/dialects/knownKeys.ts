@@ -19,6 +19,8 @@ const NATIVE_LAYER = [
   'sandbox',
   'uncertain',
   'limits',
+  // Hosts calls and the sandbox may reach (issue 26).
+  'network',
 ];
 const FOLDER_CONFIG = ['defaultPolicy', 'rules', 'inheritFromTier'];
 const WUNDERLAND_RULE = ['pattern', 'read', 'write', 'description'];
@@ -64,7 +66,10 @@ export function knownKeysAt(
           'applyPatch',
           'userArg',
         ];
-      if (layer('tests', '#')) return ['call', 'path', 'op', 'expect'];
+      if (layer('tests', '#')) return ['call', 'path', 'op', 'host', 'method', 'expect'];
+      if (layer('network')) return ['default', 'presets', 'rules'];
+      if (layer('network', 'rules', '#'))
+        return ['host', 'action', 'method', 'ports', 'schemes', 'description'];
       return undefined;
     }
     case 'folderguard':

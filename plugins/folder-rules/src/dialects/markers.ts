@@ -12,6 +12,8 @@ const NATIVE_ONLY = [
   'shell',
   'tests',
   'narrowOnly',
+  // No seed dialect has a network section (issue 26).
+  'network',
 ];
 const DEFAULT_WORDS = ['allow', 'deny', 'prompt', 'read', 'write'];
 const WOLO_KEYS = [

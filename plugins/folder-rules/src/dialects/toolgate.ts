@@ -1,3 +1,4 @@
+import { type NetworkSection, parseNetworkSection } from '@toolgate/core';
 import { z } from 'zod';
 import { configError } from '../configError.js';
 import { defaultSpec, type PolicyDraft } from '../draft.js';
@@ -64,10 +65,34 @@ const test = z
     call: z.object({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()) }).optional(),
     path: z.string().min(1).optional(),
     op: z.enum(['read', 'write', 'list']).optional(),
+    // A network test: the host (or URL) a call reaches and how (see ../networkTests.ts).
+    host: z.string().min(1).optional(),
+    method: z.enum(['read', 'write']).optional(),
     expect: outcome,
   })
   .strict()
-  .refine((t) => t.call !== undefined || t.path !== undefined, { message: 'a test needs `call` or `path`' });
+  .refine((t) => [t.call, t.path, t.host].filter((x) => x !== undefined).length === 1, {
+    message: 'a test needs one of `call`, `path` or `host`',
+  });
+// The network section's shape (JSON Schema, unknown keys); its values are checked by core's
+// parseNetworkSection, whose errors name the field (`network.rules[2].host`) and the value.
+const networkRule = z
+  .object({
+    host: z.string(),
+    action: outcome,
+    method: z.enum(['read', 'write', 'any']).optional(),
+    ports: z.array(z.number().int()).optional(),
+    schemes: z.array(z.string()).optional(),
+    description: z.string().optional(),
+  })
+  .strict();
+const network = z
+  .object({
+    default: outcome.optional(),
+    presets: z.array(z.string()).optional(),
+    rules: z.array(networkRule).optional(),
+  })
+  .strict();
 
 const layer = z
   .object({
@@ -100,6 +125,8 @@ const layer = z
     uncertain: z.enum(['deny', 'prompt']).optional(),
     // What a sandboxed run may use: { processes, memory, wallTime, tmpSize } (see ../limits.ts).
     limits: limitsSchema.optional(),
+    // Hosts the agent's calls (and the sandbox) may reach; absent: the network is not restricted.
+    network: network.optional(),
   })
   .strict();
 
@@ -135,6 +162,7 @@ function shellToolsOf(
 
 function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx: LoadContext): PolicyDraft {
   const draft: PolicyDraft = { dialect: 'toolgate', source: file };
+  if (data.network !== undefined) draft.network = networkOf(data.network, file, `${prefix}network`);
   if (data.mode) draft.mode = data.mode;
   if (data.default !== undefined)
     draft.default = typeof data.default === 'string' ? defaultSpec(data.default) : data.default;
@@ -218,9 +246,16 @@ function toDraft(data: z.infer<typeof layer>, file: string, prefix: string, ctx:
       ...(t.call ? { call: { tool: t.call.tool, args: t.call.args } } : {}),
       ...(t.path ? { path: t.path } : {}),
       ...(t.op ? { op: t.op } : {}),
+      ...(t.host ? { host: t.host } : {}),
+      ...(t.method ? { method: t.method } : {}),
     }));
   }
   return draft;
+}
+
+/** The `network` section, checked by core (the same validation the sandbox's proxy config gets). */
+function networkOf(spec: unknown, file: string, field: string): NetworkSection {
+  return parseNetworkSection(spec, file, field);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
