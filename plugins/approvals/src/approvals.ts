@@ -5,7 +5,14 @@ import { askStrategy, type Outcome } from './askStrategy.js';
 import { answerFromGrants, grantsFromAnswer, pruneGrants } from './grants.js';
 import { type ApprovalsOptions, type CompiledOptions, compileOptions } from './options.js';
 import { appendOverlay, ruleFor } from './overlayFile.js';
-import { CANCELLED_KEY, persistSession, type SessionState, sessionOf, type Warn } from './sessionState.js';
+import {
+  CANCELLED_KEY,
+  persistSession,
+  refreshSession,
+  type SessionState,
+  sessionOf,
+  type Warn,
+} from './sessionState.js';
 import { countApprovals } from './suggestion.js';
 import type { Grant } from './types.js';
 
@@ -84,19 +91,23 @@ export function approvals(options: ApprovalsOptions): GuardPlugin {
       }
 
       hooks.onPrompt.tapPromise({ stage: Stage.GRANTS }, async (request, state) => {
-        const s = await sessionOf(state, o.dir, warn);
+        const s = await sessionOf(state, o.store, warn);
+        // A shared store: another machine may have granted, used up or cancelled since this one last looked.
+        const fresh = o.shared && o.store ? await refreshSession(s, o.store, warn) : true;
         if (s.cancelled) {
+          state.session.set(CANCELLED_KEY, true);
           cancelledSessions.add(s.sessionId);
           return cancelledAnswer();
         }
-        return fromGrants(s, prepare(request), o, warn);
+        // A store that could not be read: no grant is relied on, the approver is asked.
+        return fresh ? fromGrants(s, prepare(request), o, warn) : undefined;
       });
 
       hooks.onPrompt.tapPromise({ stage: Stage.APPROVAL }, async (request, state) => {
         if (o.wildMode) {
           return { approved: true, by: 'wild-mode', reason: 'wild mode: approved without asking' };
         }
-        const s = await sessionOf(state, o.dir, warn);
+        const s = await sessionOf(state, o.store, warn);
         const p = prepare(request);
         const shared = s.inflight.get(p.key);
         // De-duplication: an identical question already open gets one answer for every waiter.
@@ -154,12 +165,12 @@ async function fromGrants(
   const pruned = pruneGrants(s.grants, now);
   const used = answerFromGrants(s.grants, p.request.items, now);
   if (used === undefined) {
-    if (pruned) await persistSession(s, o.dir, warn);
+    if (pruned) await persistSession(s, o.store, warn);
     return undefined;
   }
   pruneGrants(s.grants, now);
   // A limited grant's remaining uses must survive a restart, or max uses could be reset by resuming.
-  if (pruned || used.some((g) => g.usesLeft !== undefined)) await persistSession(s, o.dir, warn);
+  if (pruned || used.some((g) => g.usesLeft !== undefined)) await persistSession(s, o.store, warn);
   return grantAnswer(used);
 }
 
@@ -178,9 +189,10 @@ async function askInTurn(
   });
   await previous;
   try {
-    // The session may have changed while this request waited its turn.
+    // The session may have changed while this request waited its turn (here, or on another machine).
+    const fresh = o.shared && o.store ? await refreshSession(s, o.store, warn) : true;
     if (s.cancelled) return cancelledAnswer();
-    const covered = await fromGrants(s, p, o, warn);
+    const covered = fresh ? await fromGrants(s, p, o, warn) : undefined;
     if (covered) return covered;
     if (o.maxConfirmations !== undefined && s.confirmations >= o.maxConfirmations) {
       return {
@@ -212,11 +224,11 @@ async function settle(
   const by = outcome.by ?? o.strategy.name;
   if (outcome.cancelSession) {
     s.cancelled = true;
-    await persistSession(s, o.dir, warn);
+    await persistSession(s, o.store, warn);
     return { ...cancelledAnswer(), by, reason: outcome.reason ?? cancelledAnswer().reason };
   }
   if (!outcome.approved) {
-    await persistSession(s, o.dir, warn);
+    await persistSession(s, o.store, warn);
     return {
       approved: false,
       by,
@@ -229,7 +241,7 @@ async function settle(
   s.grants.push(...created);
   // Seed 002 tells the human what the answer granted ("* /workspace and subdirectories added…").
   for (const g of created) o.strategy.notify?.(`* ${describeGrant(g)} for the rest of this session`);
-  await persistSession(s, o.dir, warn);
+  await persistSession(s, o.store, warn);
   if (outcome.persist && created.length > 0) {
     if (o.overlayFile === undefined) {
       warn(

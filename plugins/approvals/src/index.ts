@@ -9,6 +9,8 @@ export type {
   SettleCause,
 } from './desk.js';
 export { deskItemOf } from './deskItem.js';
+export type { CorruptSessionError } from './fileGrantStore.js';
+export { fileGrantStore } from './fileGrantStore.js';
 export type { ApprovalsOptions } from './options.js';
 export type { Overlay, OverlayRule } from './overlayFile.js';
 export { sessionDirName } from './sessionDirName.js';
@@ -18,6 +20,8 @@ export type { AutoAllowOptions } from './strategies/autoAllow.js';
 export { autoAllow } from './strategies/autoAllow.js';
 export type { AutoDenyOptions } from './strategies/autoDeny.js';
 export { autoDeny } from './strategies/autoDeny.js';
+export type { BusStrategyOptions } from './strategies/bus.js';
+export { busStrategy } from './strategies/bus.js';
 export type { DeskOptions, DeskStrategy } from './strategies/desk.js';
 export { desk } from './strategies/desk.js';
 export { firstOf } from './strategies/firstOf.js';

@@ -1,4 +1,5 @@
-import { describeValue } from '@toolgate/core';
+import { describeValue, type GrantStore } from '@toolgate/core';
+import { fileGrantStore } from './fileGrantStore.js';
 import type { GrantDefaults } from './grants.js';
 import { invalidOption } from './strategies/checkAnswer.js';
 import type { ApprovalStrategy } from './types.js';
@@ -17,6 +18,13 @@ export interface ApprovalsOptions {
   grants?: GrantDefaults;
   /** Save each session's grants to `<dir>/<sessionId>/grants.json` and load them on resume. */
   dir?: string;
+  /**
+   * Where sessions' grants live instead of `dir` (a store shared by a fleet: `redisGrantStore()` of
+   * `@toolgate/store-redis`). A shared store is re-read before a prompt is answered from grants or asked, so
+   * a grant, a use or a cancellation made on another machine counts here; a store that cannot be read means
+   * no grant is relied on (the approver is asked), never an allow.
+   */
+  store?: GrantStore;
   /** Grants answered with `persist: true` are appended here as policy rules for the user to review. */
   overlayFile?: string;
   /** After the same directory is approved this many times in a session, suggest the rule that silences it. */
@@ -38,6 +46,10 @@ export interface CompiledOptions {
   maxConfirmations: number | undefined;
   grants: GrantDefaults;
   dir: string | undefined;
+  /** `store`, or a file store over `dir`; none: grants live only in memory. */
+  store: GrantStore | undefined;
+  /** Whether `store` was given (may be shared with other machines, so it is re-read before prompts). */
+  shared: boolean;
   overlayFile: string | undefined;
   suggestAfter: number | undefined;
   wildMode: boolean;
@@ -50,6 +62,7 @@ const KEYS = new Set([
   'maxConfirmationsPerSession',
   'grants',
   'dir',
+  'store',
   'overlayFile',
   'suggestAfter',
   'wildMode',
@@ -104,6 +117,18 @@ export function compileOptions(options: ApprovalsOptions): CompiledOptions {
     throw bad('grants.maxUses', grants.maxUses, 'a positive integer');
   if (options.dir !== undefined && !nonEmptyPath(options.dir))
     throw bad('dir', options.dir, 'a directory path');
+  const store = options.store;
+  if (
+    store !== undefined &&
+    (store === null ||
+      typeof store !== 'object' ||
+      typeof store.load !== 'function' ||
+      typeof store.save !== 'function' ||
+      typeof store.name !== 'string')
+  )
+    throw bad('store', store, 'a GrantStore (name, load(), save())');
+  if (store !== undefined && options.dir !== undefined)
+    throw bad('dir', options.dir, 'absent when store is given (the store decides where grants live)');
   if (options.overlayFile !== undefined && !nonEmptyPath(options.overlayFile))
     throw bad('overlayFile', options.overlayFile, 'a file path');
   if (options.suggestAfter !== undefined && !positiveInt(options.suggestAfter))
@@ -116,6 +141,8 @@ export function compileOptions(options: ApprovalsOptions): CompiledOptions {
     maxConfirmations: max,
     grants: { ...grants },
     dir: options.dir,
+    store: store ?? (options.dir !== undefined ? fileGrantStore(options.dir) : undefined),
+    shared: store !== undefined,
     overlayFile: options.overlayFile,
     suggestAfter: options.suggestAfter,
     wildMode,

@@ -45,7 +45,8 @@ function grantProblem(g: unknown, i: number): string | undefined {
   return undefined;
 }
 
-function savedProblem(value: unknown, sessionId: string): string | undefined {
+/** Why a stored session cannot be used (any store's, not only a file's), or undefined when it can. */
+export function savedProblem(value: unknown, sessionId: string): string | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object';
   const v = value as Partial<SavedSession>;
   if (v.version !== 1) return `version must be 1, got ${JSON.stringify(v.version)}`;

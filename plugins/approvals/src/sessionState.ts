@@ -1,5 +1,5 @@
-import type { CallState, PromptAnswer } from '@toolgate/core';
-import { loadSession, saveSession } from './sessionFile.js';
+import type { CallState, GrantStore, PromptAnswer } from '@toolgate/core';
+import { savedProblem } from './sessionFile.js';
 import type { Grant } from './types.js';
 
 /** Everything the plugin remembers about one session. It lives in core's per-session map, nowhere else. */
@@ -39,47 +39,80 @@ function fresh(sessionId: string): SessionState {
 }
 
 /**
- * This session's state, loaded from `<dir>/<sessionId>/grants.json` on first use (a resumed session keeps
- * its grants). A corrupt file is ignored with a warning: the session starts with no grants, which only
+ * Loads the session from the store and merges it into `s` with the store's rules: cancelled stays
+ * cancelled, the higher confirmation count wins, the stored grants replace the remembered ones (every
+ * grant this machine made was saved before). Returns false when the store failed or held something
+ * unusable (warned): the caller then relies on no grant at all.
+ */
+async function loadInto(s: SessionState, store: GrantStore, warn: Warn): Promise<boolean> {
+  const sessionId = s.sessionId;
+  try {
+    const data = await store.load(sessionId);
+    if (data === undefined) return true;
+    const problem = savedProblem(data, sessionId);
+    if (problem) {
+      warn(
+        `ignoring approvals of session ${JSON.stringify(sessionId)} from the ${store.name} store: ${problem}; the session starts with no grants`,
+        { sessionId, store: store.name },
+      );
+      return false;
+    }
+    s.grants = (data.grants as unknown as Grant[]).map((g) => ({ ...g }));
+    s.cancelled = s.cancelled || data.cancelled;
+    s.confirmations = Math.max(s.confirmations, data.confirmations);
+    return true;
+  } catch (error) {
+    const file = (error as { file?: unknown }).file;
+    if (typeof file === 'string') {
+      warn(
+        `ignoring corrupt approvals file ${file}: ${(error as { problem?: string }).problem}; the session starts with no grants`,
+        { file, sessionId },
+      );
+    } else {
+      warn(
+        `cannot load approvals for session ${JSON.stringify(sessionId)} from the ${store.name} store: ${(error as Error).message}; its prompts go to the approver`,
+        { sessionId, store: store.name },
+      );
+    }
+    return false;
+  }
+}
+
+/**
+ * This session's state, loaded from the grant store on first use (a resumed session keeps its grants). A
+ * corrupt or unreadable entry is ignored with a warning: the session starts with no grants, which only
  * means more questions, never fewer.
  */
-export function sessionOf(state: CallState, dir: string | undefined, warn: Warn): Promise<SessionState> {
+export function sessionOf(
+  state: CallState,
+  store: GrantStore | undefined,
+  warn: Warn,
+): Promise<SessionState> {
   const existing = state.session.get(KEY) as Promise<SessionState> | undefined;
   if (existing) return existing;
-  const sessionId = state.ctx.sessionId;
   const loading = (async () => {
-    const s = fresh(sessionId);
-    if (dir === undefined) return s;
-    try {
-      const result = await loadSession(dir, sessionId);
-      if (result.kind === 'loaded') {
-        s.grants = result.data.grants;
-        s.cancelled = result.data.cancelled;
-        if (s.cancelled) state.session.set(CANCELLED_KEY, true);
-        s.confirmations = result.data.confirmations;
-      } else if (result.kind === 'corrupt') {
-        warn(
-          `ignoring corrupt approvals file ${result.file}: ${result.problem}; the session starts with no grants`,
-          {
-            file: result.file,
-            sessionId,
-          },
-        );
-      }
-    } catch (error) {
-      warn(`cannot load approvals for session ${JSON.stringify(sessionId)}: ${(error as Error).message}`, {
-        sessionId,
-      });
-    }
+    const s = fresh(state.ctx.sessionId);
+    if (store === undefined) return s;
+    if (!(await loadInto(s, store, warn))) s.grants = [];
+    if (s.cancelled) state.session.set(CANCELLED_KEY, true);
     return s;
   })();
   state.session.set(KEY, loading);
   return loading;
 }
 
+/**
+ * Re-reads a session another machine may have changed (a shared store): waits for this machine's own
+ * saves first, so what it reads includes them. False when the store failed: no grant may be relied on.
+ */
+export async function refreshSession(s: SessionState, store: GrantStore, warn: Warn): Promise<boolean> {
+  await s.saving;
+  return loadInto(s, store, warn);
+}
+
 /** Queues a save of the session (when persistence is on) and waits for it; a failure is a warning. */
-export function persistSession(s: SessionState, dir: string | undefined, warn: Warn): Promise<void> {
-  if (dir === undefined) return Promise.resolve();
+export function persistSession(s: SessionState, store: GrantStore | undefined, warn: Warn): Promise<void> {
+  if (store === undefined) return Promise.resolve();
   const snapshot = {
     version: 1 as const,
     sessionId: s.sessionId,
@@ -88,7 +121,7 @@ export function persistSession(s: SessionState, dir: string | undefined, warn: W
     grants: s.grants.map((g) => ({ ...g })),
   };
   s.saving = s.saving.then(() =>
-    saveSession(dir, snapshot).then(
+    store.save(snapshot).then(
       () => undefined,
       (error: unknown) =>
         warn(
