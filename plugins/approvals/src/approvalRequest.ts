@@ -31,6 +31,12 @@ export function prepareRequest(prompt: PromptRequest): PreparedRequest {
   const items: ApprovalItem[] = [];
   let wholeCall = false;
   for (const finding of prompt.findings) {
+    // A host (NETWORK_PROMPT): no path item, no grant answers it, and the human is shown the host
+    // (strategies/renderHosts.ts); only a call with the same arguments is the same question.
+    if (finding.network && !finding.access) {
+      wholeCall = true;
+      continue;
+    }
     if (finding.access && finding.code !== 'NO_POLICY') {
       items.push(itemOf(finding.access, finding.code, finding.reason, finding.rule));
     } else {

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from '../types.js';
+import { hostLines } from './renderHosts.js';
 
 // Paths and tool names come from the model. Written raw to a terminal, an escape sequence in a file name
 // could move the cursor, erase the question or paint a different path over the real one; every control
@@ -26,6 +27,7 @@ export function renderRequest(request: ApprovalRequest): string {
       : '';
     lines.push(`  ${printable(item.reason)}${rule}`);
   }
+  lines.push(...hostLines(request.prompt, printable));
   lines.push('Y = allow this call and its directory for the session, n = deny,');
   lines.push('a = allow the directory and its subdirectories for the session, q = cancel the session');
   return `${lines.join('\n')}\n`;
