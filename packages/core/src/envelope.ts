@@ -18,6 +18,12 @@ const DEFAULT_HINTS: Record<string, string> = {
   TOOL_DISABLED: 'This tool is disabled by the policy; use another tool or ask the user.',
   INVALID_CALL: 'Send the tool call with a tool name and an object of arguments.',
   AUDIT_UNAVAILABLE: 'The audit trail cannot be written; ask the user to fix it before retrying.',
+  NETWORK_DENIED:
+    "The policy does not let this call reach that host: use one of allowed_hosts, or ask the user to allow the host in the policy's network section.",
+  NETWORK_PROMPT:
+    'A human must approve reaching this host; wait for the answer or use one of the allowed hosts.',
+  NETWORK_UNCERTAIN:
+    'Write the URL or host literally (no variables, substitutions, or hosts taken from files or other programs), or ask the user.',
 };
 
 /** At most this many allowed roots are shown; the rest are counted. A plugin may cap lower. */
@@ -39,6 +45,30 @@ function allowedPathsOf(
   };
 }
 
+/** Network findings: the host, the rule that decided and (full disclosure) the allowed hosts, capped. */
+function networkOf(
+  finding: Finding,
+  disclosure: Disclosure,
+): Pick<RejectionEnvelope, 'host' | 'operation' | 'rule' | 'allowed_hosts' | 'allowed_hosts_omitted'> {
+  const net = finding.network;
+  if (net === undefined || net === null || typeof net !== 'object') return {};
+  const out: Pick<
+    RejectionEnvelope,
+    'host' | 'operation' | 'rule' | 'allowed_hosts' | 'allowed_hosts_omitted'
+  > = {
+    host: typeof net.host === 'string' ? net.host : net.raw,
+    operation: net.method === 'read' ? 'read' : 'write',
+  };
+  if (disclosure !== 'full') return out;
+  if (finding.rule && typeof finding.rule.pattern === 'string') out.rule = finding.rule.pattern;
+  const hosts = finding.allowedHosts;
+  if (Array.isArray(hosts)) {
+    out.allowed_hosts = hosts.slice(0, MAX_ALLOWED_PATHS);
+    if (hosts.length > MAX_ALLOWED_PATHS) out.allowed_hosts_omitted = hosts.length - MAX_ALLOWED_PATHS;
+  }
+  return out;
+}
+
 /**
  * The rejection envelope the model sees (ARCHITECTURE.md). With `disclosure: 'redacted'` the allowed roots
  * are not revealed, so a probing model learns only that its path was refused.
@@ -56,6 +86,7 @@ export function buildEnvelope(
     tool_name: tool,
     ...(access ? { path: access.realPath ?? access.path, operation: access.op } : {}),
     ...(disclosure === 'full' ? allowedPathsOf(finding) : {}),
+    ...networkOf(finding, disclosure),
     hint: finding.hint ?? DEFAULT_HINTS[finding.code] ?? 'Ask the user how to proceed.',
     decision_id: decisionId,
   };

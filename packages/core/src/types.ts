@@ -162,6 +162,8 @@ export interface RejectionEnvelope {
   host?: string;
   rule?: string;
   allowed_hosts?: string[];
+  /** Allowed host patterns not listed in `allowed_hosts` (capped like `allowed_paths`). */
+  allowed_hosts_omitted?: number;
   hint: string;
   decision_id: string;
   /** The call was not denied but rewritten to run inside the OS sandbox (code `SANDBOXED`). */

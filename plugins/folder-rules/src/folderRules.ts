@@ -18,6 +18,8 @@ import { folderGuardStatus } from './folderGuardStatus.js';
 import { codeAccesses, codeToolOf, gateFinding } from './gates.js';
 import { guardFinding } from './guardFiles.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
+import { judgeNetwork } from './networkJudge.js';
+import { urlReaches } from './urlReach.js';
 import { compileSelector } from './selectors.js';
 import type { SubtreeWalkOptions } from './subtreeWalk.js';
 import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
@@ -199,6 +201,19 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         if (typeof d === 'object' && d.op !== undefined && !['read', 'write', 'list'].includes(d.op))
           throw invalid(`tools.${name}.paths[${i}].op`, d.op, 'expected read, write or list');
       }
+      if (spec.urls !== undefined && !Array.isArray(spec.urls))
+        throw invalid(`tools.${name}.urls`, spec.urls, 'expected a list of selectors');
+      for (const [i, d] of (spec.urls ?? []).entries()) {
+        const text = typeof d === 'string' ? d : d?.arg;
+        if (typeof text !== 'string' || !compileSelector(text))
+          throw invalid(
+            `tools.${name}.urls[${i}]`,
+            d,
+            'expected a selector such as "url" or "requests[].url"',
+          );
+        if (typeof d === 'object' && d.method !== undefined && d.method !== 'read' && d.method !== 'write')
+          throw invalid(`tools.${name}.urls[${i}].method`, d.method, 'expected read or write');
+      }
       if (
         spec.pathArgs !== undefined &&
         (!Array.isArray(spec.pathArgs) || spec.pathArgs.some((a) => typeof a !== 'string'))
@@ -323,6 +338,8 @@ export function folderRules(
         if (code) return [...accesses, ...codeAccesses(call, code, state)];
         const c = classifyWith(plansOf(p).get(call.tool), call);
         if (c.kind === 'shell') return accesses;
+        // URL arguments are network reaches: only extracted where the policy restricts the network.
+        if (p.network !== undefined && !p.network.unrestricted) urlReaches(call.tool, call.args, c, state);
         const mine = toolAccesses(call.tool, call.args, c, p, state);
         if (mine.unattributed.length > 0) unattributedOf.set(state, mine.unattributed);
         if (p.dialect === 'folderguard' && !p.disabled) normalisePathArgs(mine.accesses, state);
@@ -379,7 +396,7 @@ export function folderRules(
             state.prompt(finding);
           }
         }
-        return judge(p, state.accesses, state, call.tool);
+        return judge(p, state.accesses, state, call.tool) ?? judgeNetwork(p, state, call.tool);
       });
       hooks.describeTools.tap({ stage: Stage.POLICY }, (tools, dctx) => {
         const described = describeTools(tools, dctx, policy, plansOf(policy));

@@ -113,6 +113,7 @@ const move: ToolSpec = { op: 'move' };
 const copy: ToolSpec = { op: 'copy' };
 const none: ToolSpec = { op: 'none' };
 const opaque: ToolSpec = { op: 'opaque' };
+const fetchUrl: ToolSpec = { op: 'none', urls: [{ arg: 'url', method: 'read' }] };
 const TEXT_EDITOR: ToolSpec = {
   op: 'write',
   pathArgs: ['path'],
@@ -161,7 +162,11 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   obsidian_read: read,
   obsidian_write: write,
   apple_notes_save: write,
-  git_clone: { op: 'write', pathArgs: ['destination', 'directory', 'path', 'target', 'dir'] },
+  git_clone: {
+    op: 'write',
+    pathArgs: ['destination', 'directory', 'path', 'target', 'dir'],
+    urls: ['url', 'repo', 'repository'],
+  },
   // Hermes (seed 003) and OpenFang (seed 004)
   file: { op: 'write' },
   file_list: list,
@@ -212,11 +217,14 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   run_code: opaque,
   code_interpreter: opaque,
   python_exec: opaque,
-  // Non-filesystem tools pass untouched.
+  // Non-filesystem tools pass untouched by the path policy. Fetch tools reach the host of their URL (the
+  // network policy judges it); a search names no host the agent chose (the provider's search runs it).
   web_search: none,
-  web_fetch: none,
+  web_fetch: fetchUrl,
   WebSearch: none,
-  WebFetch: none,
+  WebFetch: fetchUrl,
+  // The MCP reference fetch server (modelcontextprotocol/servers src/fetch): `fetch {url, max_length, …}`.
+  fetch: fetchUrl,
 };
 
 /** Seed 003's write-op words: an unknown tool named with one of them is treated as a write. */

@@ -29,6 +29,9 @@ export interface DefaultSpec {
   write: Outcome;
 }
 
+/** One declared URL argument: a selector (`url`, `requests[].url`) and what the call does there (default: read, or write when its arguments carry a body or a non-GET method). */
+export type UrlDeclaration = string | { arg: string; method?: 'read' | 'write' };
+
 /** One declared path argument: a selector (`path`, `paths[]`, `ops[].path`, `edits[].target.file`) and its op. */
 export type PathDeclaration = string | { arg: string; op?: Op };
 
@@ -46,6 +49,8 @@ export interface ToolSpec {
    * tool's op or its own. Arguments found by their names besides these are checked too.
    */
   paths?: PathDeclaration[];
+  /** Arguments that hold URLs the tool connects to (WebFetch `url`): each a network reach the policy's `network` judges. */
+  urls?: UrlDeclaration[];
   /** The tool reads or writes a whole subtree (`search_files`, `directory_tree`). */
   subtree?: boolean;
   /** Directories the tool writes into whatever its arguments say (`tool_image_generate`: its upload cache). */

@@ -10,6 +10,8 @@ export const SANDBOXABLE: ReadonlySet<string> = new Set([
   'SHELL_UNCERTAIN',
   'SHELL_BUDGET',
   'SUBTREE_UNBOUNDED',
+  // A host analysis cannot name: the sandbox's proxy judges the host the program really connects to.
+  'NETWORK_UNCERTAIN',
 ]);
 
 /** A shell call (the shell plugin analysed it) under a policy that sandboxes. */

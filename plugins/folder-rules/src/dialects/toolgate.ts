@@ -38,6 +38,15 @@ const toolSpec = z
       .optional(),
     subtree: z.boolean().optional(),
     writes: z.array(z.string().min(1)).optional(),
+    // Arguments holding URLs the tool connects to (judged by the network section).
+    urls: z
+      .array(
+        z.union([
+          selector,
+          z.object({ arg: selector, method: z.enum(['read', 'write']).optional() }).strict(),
+        ]),
+      )
+      .optional(),
   })
   .strict();
 const argName = z.string().min(1);
