@@ -19,10 +19,10 @@ import { codeAccesses, codeToolOf, gateFinding } from './gates.js';
 import { guardFinding } from './guardFiles.js';
 import { type DialectName, loadPolicy } from './loadPolicy.js';
 import { judgeNetwork } from './networkJudge.js';
-import { urlReaches } from './urlReach.js';
 import { compileSelector } from './selectors.js';
 import type { SubtreeWalkOptions } from './subtreeWalk.js';
 import type { CombiningMode, CompiledPolicy, Outcome, PolicyRule, RuleAccess, ToolSpec } from './types.js';
+import { urlReaches } from './urlReach.js';
 
 /** A rule written inline in code (the native model). `!pattern` is a block. */
 export interface InlineRule {

@@ -106,7 +106,7 @@ export function urlReaches(
     if (!Object.hasOwn(args, key)) continue;
     const v = args[key];
     const method = methodOf(args, tool, undefined);
-    if (Array.isArray(v)) v.forEach((u, i) => reach(state, u, `${key}[${i}]`, method, false));
-    else reach(state, v, key, method, false);
+    if (!Array.isArray(v)) reach(state, v, key, method, false);
+    else for (const [i, u] of v.entries()) reach(state, u, `${key}[${i}]`, method, false);
   }
 }
