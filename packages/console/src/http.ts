@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /**
  * Sent with every response. The pages run one same-origin script and one stylesheet and nothing inline
  * (CSP), cannot be framed (clickjacking an Allow button), are never cached (approvals and audit records
- * must not linger in a disk cache), and leak no URL to anyone.
+ * must not linger in a disk cache), and send their URLs to no other origin.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
@@ -11,7 +11,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: with it Chromium sends `Origin: null` on form posts, and the Origin check refuses them.
+  'referrer-policy': 'same-origin',
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
 };

@@ -85,7 +85,7 @@ describe('approvals in the browser', () => {
     const [da, db] = await Promise.all([callA, callB]);
     expect(da.action).toBe('allow');
     expect(da.approval).toMatchObject({ approved: true, by: 'ann (console)', reason: 'plan is fine' });
-    expect((da.approval?.grant as { scope?: string }).scope).toBe('subtree');
+    expect((da.approval?.grant as { scope?: string } | undefined)?.scope).toBe('subtree');
     expect(db.action).toBe('deny');
     expect(db.approval).toMatchObject({
       approved: false,
@@ -169,7 +169,7 @@ describe('approvals in the browser', () => {
     const d = await call;
     expect(d.action).toBe('allow');
     expect(d.approval).toMatchObject({ by: 'ann (console)', reason: 'keyboard only' });
-    expect((d.approval?.grant as { scope?: string }).scope).toBe('directory');
+    expect((d.approval?.grant as { scope?: string } | undefined)?.scope).toBe('directory');
     await item.waitFor({ state: 'detached' });
     // The announcement region told a screen reader what happened.
     expect(await page.locator('#announce').textContent()).toMatch(/Allowed|answered/);
