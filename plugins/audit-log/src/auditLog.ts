@@ -1,4 +1,11 @@
-import { type Finding, type GuardPlugin, type PluginApi, Stage } from '@toolgate/core';
+import {
+  type Decision,
+  type Finding,
+  type GuardPlugin,
+  type PluginApi,
+  Stage,
+  type ToolCall,
+} from '@toolgate/core';
 import type { TrailCounters } from './durableFile.js';
 import { type AuditLogOptions, compileOptions } from './options.js';
 import { buildRecord, type RecordSettings } from './record.js';
@@ -85,13 +92,19 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
     }
   };
   const redact = createRedactor(opts.redact);
+  // The decision being recorded: records are built synchronously, one at a time, so the policyHash
+  // function can be told which call it is about (a host swapping policies knows which guard judged it).
+  let recordingDecision: Decision | undefined;
+  let recordingCall: ToolCall | undefined;
   const settings: RecordSettings = {
     format: opts.format,
     rules: opts.severityRules,
     redact: opts.includeArgs ? redact : () => undefined,
     policyHash: () => {
       try {
-        return opts.policyHash();
+        return recordingDecision && recordingCall
+          ? opts.policyHash(recordingDecision, recordingCall)
+          : undefined;
       } catch {
         return undefined;
       }
@@ -137,6 +150,8 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
       // Synchronous taps: core awaits observers before check() resolves, so the record is on disk by then.
       hooks.onViolation.tap({ stage: Stage.AUDIT }, (violation) => {
         const { decision, call, ctx, finding } = violation;
+        recordingDecision = decision;
+        recordingCall = call;
         write(buildRecord('SECURITY_VIOLATION', decision, call, ctx, finding, settings));
       });
       hooks.onDecision.tap({ stage: Stage.AUDIT }, (decision, call, ctx) => {
@@ -146,6 +161,8 @@ export function auditLog(options: AuditLogOptions = {}): AuditLogPlugin {
         // A call run inside the OS sandbox instead of denied is on record too: analysis could not prove it.
         if (opts.level !== 'all' && !wild && !decision.sandboxed) return;
         const finding: Finding | undefined = decision.reasons[0];
+        recordingDecision = decision;
+        recordingCall = call;
         write(buildRecord('DECISION', decision, call, ctx, finding, settings));
       });
     },

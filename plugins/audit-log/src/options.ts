@@ -1,7 +1,14 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { DEFAULT_SEVERITY_RULES, describeValue, type SeverityRule, ToolgateError } from '@toolgate/core';
+import {
+  DEFAULT_SEVERITY_RULES,
+  type Decision,
+  describeValue,
+  type SeverityRule,
+  type ToolCall,
+  ToolgateError,
+} from '@toolgate/core';
 import type { DestinationStream } from 'pino';
 import type { Durability } from './durableFile.js';
 import type { RecordFormat } from './record.js';
@@ -24,8 +31,12 @@ export interface AuditLogOptions {
   chain?: boolean;
   /** `full` (default) or `seed`: exactly seed 001's eight fields (plus the chain). */
   format?: RecordFormat;
-  /** The policy's hash (folder-rules exposes `policy.hash`), or a function returning the current one. */
-  policyHash?: string | (() => string | undefined);
+  /**
+   * The policy's hash (folder-rules exposes `policy.hash`), or a function returning the one that decided
+   * this call (it is given the decision and the call: a host that swaps policies between calls knows which
+   * guard judged which call).
+   */
+  policyHash?: string | ((decision: Decision, call: ToolCall) => string | undefined);
   /** Severity rules, replacing core's `DEFAULT_SEVERITY_RULES` (spread them to extend). */
   severityRules?: readonly SeverityRule[];
   /** How arguments are redacted; `includeArgs: false` leaves them out entirely. */
@@ -65,7 +76,7 @@ export interface CompiledOptions {
   chain: boolean;
   compress: boolean;
   format: RecordFormat;
-  policyHash: () => string | undefined;
+  policyHash: (decision: Decision, call: ToolCall) => string | undefined;
   severityRules: readonly SeverityRule[];
   redact: RedactOptions;
   includeArgs: boolean;
