@@ -11,7 +11,7 @@ export type { QueryOptions } from './queryViolations.js';
 export { queryViolations } from './queryViolations.js';
 export type { TrailLine } from './readRecords.js';
 export { MAX_LINE_BYTES, readLines, readRecords } from './readRecords.js';
-export type { AuditRecord, RecordFormat, RecordLevel, RecordPath } from './record.js';
+export type { AuditRecord, RecordFormat, RecordHost, RecordLevel, RecordPath } from './record.js';
 export type { RecordFilter } from './recordFilter.js';
 export type { RedactOptions } from './redact.js';
 export { trailFiles } from './trailFiles.js';

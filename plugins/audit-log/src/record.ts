@@ -5,6 +5,7 @@ import {
   decisionSeverity,
   type Finding,
   type MatchedRule,
+  type NetworkAccess,
   type Severity,
   type SeverityRule,
   type ToolCall,
@@ -21,6 +22,17 @@ export interface RecordPath {
   path: string;
   realPath: string | null;
   origin: string;
+}
+
+/** One host a call reaches (issue 26), as the extractor found it. */
+export interface RecordHost {
+  raw: string;
+  host: string | null;
+  port?: number;
+  scheme?: string;
+  method: 'read' | 'write';
+  origin: string;
+  certain: boolean;
 }
 
 /** A line of the trail (format `full`). Seed 001's fields come first, under the seed's names. */
@@ -45,6 +57,10 @@ export interface AuditRecord {
   rule?: MatchedRule;
   policyHash?: string;
   paths: RecordPath[];
+  /** The host a network finding is about (`NETWORK_DENIED`…); `operation` is then its method. */
+  attemptedHost?: string;
+  /** Hosts the call reaches (present when an extractor found any), capped like `paths`. */
+  hosts?: RecordHost[];
   approval?: { approved: boolean; by: string; reason?: string; grant?: unknown };
   /** The call ran inside the OS sandbox instead of being denied: why (what analysis could not prove). */
   sandboxed?: { mode: 'uncertain' | 'always'; uncertain: string[]; limits?: string };
@@ -75,6 +91,13 @@ function isoTime(ms: number): string {
   return lastIso;
 }
 
+function recordHost(n: NetworkAccess): RecordHost {
+  const h: RecordHost = { raw: n.raw, host: n.host, method: n.method, origin: n.origin, certain: n.certain };
+  if (n.port !== undefined) h.port = n.port;
+  if (n.scheme !== undefined) h.scheme = n.scheme;
+  return h;
+}
+
 function recordPath(a: Access): RecordPath {
   return { op: a.op, scope: a.scope, raw: a.raw, path: a.path, realPath: a.realPath, origin: a.origin };
 }
@@ -92,7 +115,8 @@ export function buildRecord(
   finding: Finding | undefined,
   settings: RecordSettings,
 ): Record<string, unknown> {
-  const access = finding?.access ?? decision.accesses[0];
+  // A network finding is about a host: no path is the one "attempted".
+  const access = finding?.access ?? (finding?.network ? undefined : decision.accesses[0]);
   const attempted = access ? (access.realPath ?? access.path) : undefined;
   const reason =
     finding?.reason ?? (decision.approval ? (decision.approval.reason ?? 'approved') : 'allowed');
@@ -117,8 +141,10 @@ export function buildRecord(
   const policyHash = settings.policyHash();
   // Built by assignment, not by conditional spreads: this runs on the decision path (see the bench).
   const r: Record<string, unknown> = base;
-  r.operation = access?.op ?? decision.tool;
+  const net = finding?.network;
+  r.operation = net ? net.method : (access?.op ?? decision.tool);
   if (attempted !== undefined) r.attemptedPath = attempted;
+  if (net) r.attemptedHost = net.host ?? net.raw;
   r.reason = reason;
   r.severity = severity;
   r.decisionId = decision.id;
@@ -134,6 +160,14 @@ export function buildRecord(
   for (let i = 0; i < n; i++) paths.push(recordPath(decision.accesses[i]!));
   r.paths = paths;
   if (decision.accesses.length > n) r.pathsOmitted = decision.accesses.length - n;
+  const reached = decision.network;
+  if (reached !== undefined && reached.length > 0) {
+    const m = Math.min(reached.length, settings.maxPaths);
+    const hosts: RecordHost[] = [];
+    for (let i = 0; i < m; i++) hosts.push(recordHost(reached[i]!));
+    r.hosts = hosts;
+    if (reached.length > m) r.hostsOmitted = reached.length - m;
+  }
   if (decision.sandboxed)
     r.sandboxed = {
       mode: decision.sandboxed.mode,
