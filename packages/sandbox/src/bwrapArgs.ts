@@ -2,17 +2,26 @@ import { existsSync, readlinkSync } from 'node:fs';
 import { isSymlink } from './compileMounts.js';
 import { limitCommand, type SandboxLimits, tmpMount } from './limits.js';
 import { FLOOR, type MountPlan } from './mountPlan.js';
+import { bridgeCommand, proxyEnv } from './network/bridge.js';
+
+/**
+ * The network a sandbox gets (./network/networkMode.ts): the host's (`shared`, the default), none but its own
+ * loopback (`none`), or none plus the filtering proxy listening on `socket` outside, bridged in (`proxy`).
+ */
+export type SandboxNetwork = { mode: 'shared' } | { mode: 'none' } | { mode: 'proxy'; socket: string };
 
 /**
  * The bubblewrap arguments (without the program name) that build the sandbox of a plan, up to and
- * including `--`. Namespaces: a new user, mount, pid, ipc, uts and cgroup namespace (the network is shared:
- * the policy speaks of files); no capabilities, no nested user namespaces (which could unmount the masks),
+ * including `--` (and, after it, what runs the command: the network bridge, the limits). Namespaces: a new user,
+ * mount, pid, ipc, uts and cgroup namespace, and a network namespace unless the policy leaves the network
+ * unrestricted (`options.network`); no capabilities, no nested user namespaces (which could unmount the masks),
  * a new session (no TIOCSTI into the caller's terminal), and the sandbox dies with its parent.
  */
 export function bwrapArgs(
   plan: MountPlan,
-  options: { chdir?: boolean; limits?: SandboxLimits } = {},
+  options: { chdir?: boolean; limits?: SandboxLimits; network?: SandboxNetwork } = {},
 ): string[] {
+  const network = options.network ?? { mode: 'shared' };
   const args: string[] = [];
   if (plan.base === 'root') args.push(plan.writableRoot ? '--bind' : '--ro-bind', '/', '/');
   else
@@ -36,6 +45,9 @@ export function bwrapArgs(
     }
   }
   if (tmp?.before === plan.ops.length) args.push(...tmp.args);
+  // The proxy's socket, at the same path inside: after the policy's mounts (a masked /tmp is a tmpfs the
+  // mount point can be made in), before the remounts that make those read-only.
+  if (network.mode === 'proxy') args.push('--bind', network.socket, network.socket);
   // Last: mounts beneath a masked directory (an approved file) need their mount point created in its tmpfs.
   for (const path of remount) args.push('--remount-ro', path);
   // Without --chdir bubblewrap keeps the directory it was started in: a rewritten call runs where the host
@@ -43,7 +55,8 @@ export function bwrapArgs(
   if (options.chdir !== false) args.push('--chdir', plan.cwd);
   args.push(
     '--unshare-all',
-    '--share-net',
+    ...(network.mode === 'shared' ? ['--share-net'] : []),
+    ...(network.mode === 'proxy' ? Object.entries(proxyEnv()).flatMap(([k, v]) => ['--setenv', k, v]) : []),
     '--unshare-user',
     '--disable-userns',
     '--cap-drop',
@@ -51,6 +64,7 @@ export function bwrapArgs(
     '--die-with-parent',
     '--new-session',
     '--',
+    ...(network.mode === 'proxy' ? bridgeCommand(network.socket) : []),
     ...limitCommand(options.limits),
   );
   return args;

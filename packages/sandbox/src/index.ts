@@ -1,3 +1,4 @@
+export type { SandboxNetwork } from './bwrapArgs.js';
 export { bwrapArgs } from './bwrapArgs.js';
 export type { CompileOptions } from './compileMounts.js';
 export { compileMounts } from './compileMounts.js';
@@ -6,6 +7,15 @@ export type { SandboxLimits } from './limits.js';
 export { describeLimits, KILL_AFTER_MS, limitsOf, WALL_TIME_EXIT } from './limits.js';
 export type { MountOp, MountPlan } from './mountPlan.js';
 export { FLOOR } from './mountPlan.js';
+export type {
+  ConnectionRecord,
+  NetworkMode,
+  NetworkProxy,
+  NetworkProxyOptions,
+  PromptRequest,
+  ProxyVia,
+} from './network/index.js';
+export { networkModeOf, PROXY_PORT, proxyEnv, startNetworkProxy } from './network/index.js';
 export type { Availability } from './probe.js';
 export { probeSandbox } from './probe.js';
 export type { SandboxExit } from './runSandboxed.js';

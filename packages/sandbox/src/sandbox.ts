@@ -1,12 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Access, CallContext, Sandboxer, SandboxRewrite, ToolCall } from '@toolgate/core';
 import { describeValue, ToolgateError } from '@toolgate/core';
 import type { CompiledPolicy } from '@toolgate/folder-rules';
-import { bwrapArgs } from './bwrapArgs.js';
+import { bwrapArgs, type SandboxNetwork } from './bwrapArgs.js';
 import { compileMounts } from './compileMounts.js';
 import type { WalkBounds } from './globWalk.js';
 import { describeLimits, limitsOf } from './limits.js';
+import { type NetworkMode, networkModeOf } from './network/networkMode.js';
 import { probeSandbox } from './probe.js';
+import { SandboxCompileError } from './sandboxError.js';
 import { SANDBOX_MODES, type SandboxMode, sandboxModeOf } from './sandboxMode.js';
 import { shellJoin } from './shellQuote.js';
 
@@ -21,6 +26,14 @@ export interface SandboxOptions {
   walk?: WalkBounds;
   /** Absolute paths kept read-only inside whatever the policy allows (see `CompileOptions.readOnly`). */
   readOnly?: readonly string[];
+  /**
+   * For a policy whose network section needs the filtering proxy (an allowlist, prompt rules): how a
+   * rewritten command gets one. The host runs the rewritten line after the check has returned, so the proxy
+   * must be started by the line itself: `launcher(socketPath)` is the argv that creates `socketPath` (its
+   * directory must not exist), serves the proxy there, runs the rest of the line (bubblewrap) and stops the
+   * proxy when it ends — the CLI's `toolgate sandbox-exec`. Absent: such calls are `unavailable` (denied).
+   */
+  network?: { launcher?: (socketPath: string) => string[] };
 }
 
 /** Argument names that carry a shell tool's command (Claude Code `Bash`, Gemini `run_shell_command`, …). */
@@ -39,8 +52,13 @@ export interface SandboxGuard extends Sandboxer {
   prefix(
     ctx: Pick<CallContext, 'cwd' | 'workspace' | 'home' | 'env'>,
     approved?: readonly Access[],
-    options?: { chdir?: boolean },
+    options?: { chdir?: boolean; network?: { socket: string } },
   ): string[];
+  /**
+   * The network the policy gives the sandbox: `proxy` needs a running proxy (`startNetworkProxy`) whose
+   * socket `prefix` is given (`options.network.socket`); `prefix` throws without one.
+   */
+  readonly network: NetworkMode;
 }
 
 /**
@@ -80,6 +98,14 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
   const mode = options.mode ?? sandboxModeOf(policy);
   const bin = options.bwrap ?? 'bwrap';
   const limits = limitsOf(policy); // the policy's `limits:` (./limits.ts)
+  if (
+    options.network !== undefined &&
+    (options.network === null ||
+      typeof options.network !== 'object' ||
+      (options.network.launcher !== undefined && typeof options.network.launcher !== 'function'))
+  )
+    throw invalid('network', options.network, 'an object {launcher?: (socketPath) => argv}');
+  const networkMode = networkModeOf(policy.network);
 
   const prefix: SandboxGuard['prefix'] = (ctx, approved = [], opts = {}) => {
     const plan = compileMounts(policy, ctx, {
@@ -87,12 +113,20 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
       ...(options.walk ? { walk: options.walk } : {}),
       ...(options.readOnly ? { readOnly: options.readOnly } : {}),
     });
-    return [bin, ...bwrapArgs(plan, limits ? { ...opts, limits } : opts)];
+    let network: SandboxNetwork;
+    if (networkMode !== 'proxy') network = { mode: networkMode };
+    else if (opts.network?.socket) network = { mode: 'proxy', socket: opts.network.socket };
+    else
+      throw new SandboxCompileError(
+        "the policy's network section needs the sandbox's proxy, and none was started for this run",
+      );
+    return [bin, ...bwrapArgs(plan, { chdir: opts.chdir !== false, network, ...(limits ? { limits } : {}) })];
   };
 
   return {
     mode,
     prefix,
+    network: networkMode,
     rewrite(call: ToolCall, ctx: CallContext, approved: readonly Access[]): SandboxRewrite {
       const available = probeSandbox(bin);
       if (!available.ok) return { unavailable: available.reason };
@@ -112,8 +146,26 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
         };
       let argv: string[];
       try {
+        // The host runs the line after this check has returned: a proxy must live as long as the line, so the
+        // line starts it (the launcher: `toolgate sandbox-exec --proxy-socket PATH … -- bwrap …`), on a socket
+        // path chosen here (unguessable; the launcher refuses a directory that exists).
+        let launcher: string[] = [];
+        let socket: string | undefined;
+        if (networkMode === 'proxy') {
+          if (!options.network?.launcher)
+            return {
+              unavailable:
+                "the policy's network section needs the sandbox's proxy, and no launcher is configured to start it for a rewritten command",
+            };
+          socket = join(tmpdir(), `toolgate-net-${randomBytes(16).toString('hex')}`, 'proxy.sock');
+          launcher = options.network.launcher(socket);
+        }
         // No --chdir: the host runs the wrapped command where it would have run the original.
-        argv = [...prefix(ctx, approved, { chdir: false }), ...inner];
+        argv = [
+          ...launcher,
+          ...prefix(ctx, approved, { chdir: false, ...(socket ? { network: { socket } } : {}) }),
+          ...inner,
+        ];
       } catch (error) {
         return { unavailable: error instanceof Error ? error.message : String(error) };
       }

