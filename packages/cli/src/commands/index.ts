@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerAudit } from './audit.js';
 import { registerCheck } from './check.js';
+import { registerConsole } from './console.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
 import { registerHook } from './hook.js';
@@ -29,4 +30,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerInstall,
   registerInit,
   registerImport,
+  registerConsole,
 ];

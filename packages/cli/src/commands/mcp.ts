@@ -43,6 +43,14 @@ export function registerMcp(program: Command): void {
       `who answers prompts the client cannot ask about: ${APPROVAL_STRATEGIES.join(' | ')}`,
       'auto-deny',
     )
+    .option(
+      '--console [port]',
+      'serve the web console beside the gateway (loopback; any free port unless given): prompts wait there for a person, decisions stream live',
+    )
+    .option(
+      '--console-host <address>',
+      'listen on this address instead of loopback (warned; needs --console)',
+    )
     .option('--cwd <dir>', 'directory relative paths are resolved against (default: this process’s)')
     .option('--workspace <dir>', 'the workspace root (default: --cwd)')
     .option('--agent <id>', 'agent id (and per-agent overlay in the policy)')

@@ -1,5 +1,6 @@
 import { openSync } from 'node:fs';
 import type { ReadStream, WriteStream } from 'node:tty';
+import type { ApprovalStrategy } from '@toolgate/approvals';
 import type { AuditLogPlugin } from '@toolgate/audit-log';
 import type { GuardPlugin } from '@toolgate/core';
 import type { CompiledPolicy } from '@toolgate/folder-rules';
@@ -20,6 +21,12 @@ export interface ExtraPluginOptions {
   dialect?: string;
   /** `--webhook <url…>`: violation receivers (besides those the environment names). */
   webhook?: string[];
+  /**
+   * The web console's desk (`--console`): prompts wait there for a person instead of being denied by
+   * `auto-deny`; with `tty`, the terminal and the console both ask and the first answer wins. `auto-allow`
+   * stays as it is (nothing waits).
+   */
+  desk?: ApprovalStrategy;
   /** Save confirmations per session where the dialect keeps them (wolo, with `-r <session>`). */
   persistSessions?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -102,8 +109,10 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
       else if (settings.audit && options.dialectAudit !== false)
         plugins.push((await import('@toolgate/audit-log')).auditLog(settings.audit));
       if (approvalsMod && name !== undefined) {
-        const { approvals, autoAllow, autoDeny, tty } = approvalsMod;
-        const strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
+        const { approvals, autoAllow, autoDeny, firstOf, tty } = approvalsMod;
+        let strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
+        if (options.desk && name !== 'auto-allow')
+          strategy = terminal ? firstOf([tty(terminal), options.desk]) : options.desk;
         plugins.push(
           approvals({
             strategy,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { DeskStrategy } from '@toolgate/approvals';
 import type { AuditErrorEvent } from '@toolgate/audit-log';
-import { folderGuardStatus } from '@toolgate/folder-rules';
+import type { DecisionStream } from '@toolgate/console';
+import type { CallContext, Guard } from '@toolgate/core';
+import { type CompiledPolicy, folderGuardStatus } from '@toolgate/folder-rules';
 import {
   createGateway,
   elicitationApprover,
@@ -13,6 +16,7 @@ import type { GatewayNumbers } from '../commands/gatewayNumbers.js';
 import { UsageError } from '../exitCodes.js';
 import { auditOpenProblem } from './auditWatch.js';
 import { type ExtraPlugins, extraPlugins } from './extraPlugins.js';
+import { consolePort, openConsole } from './openConsole.js';
 
 export interface McpCommandOptions {
   dialect?: string;
@@ -34,6 +38,10 @@ export interface McpCommandOptions {
   agent?: string;
   url?: string;
   relativePaths?: string;
+  /** `--console [port]`: the web console beside the gateway (`true`: any free port). */
+  console?: string | boolean;
+  /** `--console-host`: an explicit listen address (non-loopback is warned about). */
+  consoleHost?: string;
   /** `--request-timeout`, `--max-frame-bytes`, `--restart`, validated (commands/gatewayNumbers.ts). */
   gateway?: GatewayNumbers;
 }
@@ -59,15 +67,21 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
   const elicitation = elicitationApprover();
   if (options.resume !== undefined && options.resume.trim() === '')
     throw new UsageError('-r/--resume must name a session');
+  if (options.consoleHost !== undefined && options.console === undefined)
+    throw new UsageError('--console-host needs --console');
+  // Checked before anything starts: a bad port is a usage error.
+  if (options.console !== undefined) consolePort(options.console);
+  const live = options.console !== undefined ? await consoleParts() : undefined;
   const extras = await extraPlugins({
     ...options,
     approvals: options.approvals ?? 'auto-deny',
     persistSessions: options.resume !== undefined,
+    ...(live ? { desk: live.desk } : {}),
   });
   try {
     const problem = auditOpenProblem(extras.audit);
     if (problem) throw new UsageError(`--audit: ${problem}`);
-    const code = await serve(server, options, relative, elicitation, extras);
+    const code = await serve(server, options, relative, elicitation, extras, live);
     // Records the trail could not take: the session ends non-zero, never as if all were recorded.
     const { buffered, dropped, failures } = extras.audit?.counters ?? {
       buffered: 0,
@@ -92,6 +106,7 @@ async function serve(
   relative: 'deny' | 'cwd',
   elicitation: ReturnType<typeof elicitationApprover>,
   extras: ExtraPlugins,
+  live: ConsoleParts | undefined,
 ): Promise<number> {
   const { guard, ctx, policy } = await buildGuard({
     ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
@@ -108,8 +123,61 @@ async function serve(
     pluginsFor: async (policy, home) => [
       ...(await extras.pluginsFor(policy, home)),
       ...(relative === 'deny' ? [requireAbsolutePaths()] : []),
+      ...(live ? [live.stream] : []),
     ],
   });
+  const web = live ? await startLiveConsole(options, live, extras) : undefined;
+  try {
+    return await relay(server, options, elicitation, guard, ctx, policy, extras);
+  } finally {
+    await web?.close();
+    live?.stream.close();
+  }
+}
+
+interface ConsoleParts {
+  desk: DeskStrategy;
+  stream: DecisionStream;
+}
+
+async function consoleParts(): Promise<ConsoleParts> {
+  const [{ desk }, { decisionStream }] = await Promise.all([
+    import('@toolgate/approvals'),
+    import('@toolgate/console'),
+  ]);
+  return { desk: desk({ name: 'console' }), stream: decisionStream() };
+}
+
+/** The console beside the gateway: its desk, its decisions, its trail, and explain for its policy. */
+async function startLiveConsole(options: McpCommandOptions, live: ConsoleParts, extras: ExtraPlugins) {
+  // Explain gets a guard of its own, built from the same flags with no trail and no approvals.
+  const explainWith = await buildGuard({
+    ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
+    ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+  });
+  return openConsole({
+    port: options.console,
+    ...(options.consoleHost !== undefined ? { host: options.consoleHost } : {}),
+    desk: live.desk,
+    decisions: live.stream,
+    ...(extras.audit ? { audit: extras.audit.file } : options.audit ? { audit: options.audit } : {}),
+    explainWith,
+  });
+}
+
+async function relay(
+  server: readonly string[],
+  options: McpCommandOptions,
+  elicitation: ReturnType<typeof elicitationApprover>,
+  guard: Guard,
+  ctx: CallContext,
+  policy: CompiledPolicy,
+  extras: ExtraPlugins,
+): Promise<number> {
   // Seed 000: "Logs: 🔒 Folder guard enabled - Read paths: […], Write paths: […]" (stderr: stdout is MCP).
   const status = folderGuardStatus(policy);
   if (status !== undefined) process.stderr.write(`${status}\n`);
