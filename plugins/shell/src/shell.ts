@@ -56,6 +56,7 @@ export function shell(options?: ShellOptions): GuardPlugin {
         const analysis = analyse(call.tool, call.args, state);
         if (!analysis) return accesses;
         state.claim('shell');
+        for (const ex of analysis.extractions) for (const n of ex.network) state.reach(n);
         if (needsGuard) byCall.set(state, merged(analysis.extractions));
         return [...accesses, ...analysis.accesses];
       });

@@ -1,4 +1,10 @@
-import { type Access, type Op, type SubtreeFilter, uncertainAccess } from '@toolgate/core';
+import {
+  type Access,
+  type NetworkAccess,
+  type Op,
+  type SubtreeFilter,
+  uncertainAccess,
+} from '@toolgate/core';
 import { BudgetExceeded } from '../lex/budget.js';
 import type { AccessOrder } from './unknownContents.js';
 
@@ -33,7 +39,10 @@ export class AccessSink implements AccessOrder {
   readonly unordered = new Set<Access>();
   /** Writes that only remove what they name (`rm`, `rmdir`): they cannot bring new names into a subtree. */
   readonly removals = new Set<Access>();
+  /** Hosts the line reaches on the network, each once. */
+  readonly network: NetworkAccess[] = [];
   private readonly seen = new Set<string>();
+  private readonly seenHosts = new Set<string>();
   private unorderedDepth = 0;
   private commandSeq = 0;
 
@@ -54,6 +63,16 @@ export class AccessSink implements AccessOrder {
     this.accesses.push(a);
     this.commandOf.set(a, this.commandSeq);
     if (this.unorderedDepth > 0) this.unordered.add(a);
+  }
+
+  /** Records a host the line reaches, once (a `certain` reach without a host is made uncertain). */
+  reach(n: NetworkAccess): void {
+    const certain = n.certain && typeof n.host === 'string' && n.host !== '';
+    const key = `${n.method}\0${n.scheme}\0${n.host}\0${n.port}\0${n.origin}\0${certain}\0${n.raw}\0${n.reason}`;
+    if (this.seenHosts.has(key)) return;
+    if (this.seenHosts.size >= MAX_ACCESSES) throw new BudgetExceeded(`more than ${MAX_ACCESSES} hosts`);
+    this.seenHosts.add(key);
+    this.network.push({ ...n, certain });
   }
 
   /** An access that cannot be known, with its origin after the prefix (`redirect`, `cat:argv`). */

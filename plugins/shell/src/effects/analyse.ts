@@ -9,6 +9,7 @@ import { mergeVar, type ShellState, union, type VarValue, writableVars } from '.
 import { AccessSink } from './accessSink.js';
 import { assignmentsOf, SPECIAL_BUILTINS } from './assignments.js';
 import { arithmetic, type CodeSink } from './codeInData.js';
+import { devSocket } from './devSocket.js';
 import { WordExpander } from './expandFields.js';
 import type { ExtractOptions } from './extractTypes.js';
 import { FieldAccesses } from './fieldAccesses.js';
@@ -176,10 +177,12 @@ export class Analyser implements Walker {
           // `2>&1`, `>&-`: file descriptors; `>&file` (bash) writes the file.
           if (/^(?:\d+-?|-)$/.test(f.value) && f.uncertain === undefined) continue;
           this.fields.emit(f, r.op === '<&' ? 'read' : 'write', 'redirect');
+          devSocket(this.sink, f, r.op === '<&' ? 'read' : 'write');
           continue;
         }
         const op: Op = r.op === '<' ? 'read' : 'write';
         this.fields.emit(f, op, 'redirect');
+        devSocket(this.sink, f, op);
       }
       // Several fields are the values a variable may have here (`for i in 1 2 3; do … > out$i; done`), each
       // emitted above, or one value split in several, which bash refuses ("ambiguous redirect") before the

@@ -1,4 +1,4 @@
-import type { Op, Scope, SubtreeFilter } from '@toolgate/core';
+import type { NetworkAccess, Op, Scope, SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
 
 // What a program model (`src/programs/**`) is handed: the command's name and operands, and the effects it may
@@ -176,9 +176,21 @@ export interface PipedPaths {
   printsPaths(paths: PrintedPaths): void;
 }
 
+/**
+ * One host a command reaches, as a network model reports it: `origin` is what follows `shell:` (default the
+ * command's name, `git:.git/config` for a remote read from a repository's config).
+ */
+export type Reach = Omit<NetworkAccess, 'origin'> & { origin?: string };
+
+/** The hosts a command reaches on the network (issue 26): judged by a policy's `network` section. */
+export interface NetworkEffects {
+  reach(r: Reach): void;
+}
+
 /** What a command handler can do: emit accesses for fields, change the cwd, run nested commands. */
 export interface CommandContext
   extends AccessEffects,
+    NetworkEffects,
     WordValues,
     ContentReading,
     NestedCode,

@@ -1,7 +1,7 @@
 import type { Op, SubtreeFilter } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
 import type { AnalysisParts } from './analysisParts.js';
-import type { CommandContext, EmitOptions, PrintedPaths } from './commandContext.js';
+import type { CommandContext, EmitOptions, PrintedPaths, Reach } from './commandContext.js';
 import { unknownCommand } from './unknownCommand.js';
 
 /** Programs that run the command they are given while they are still walking or reading. */
@@ -33,6 +33,9 @@ export class CommandCx implements CommandContext {
   }
   uncertain(reason: string, op: Op = 'write', raw = this.name): void {
     this.p.sink.uncertain(raw, op, this.name, reason);
+  }
+  reach(r: Reach): void {
+    this.p.sink.reach({ ...r, origin: `${this.p.sink.prefix}:${r.origin ?? this.name}` });
   }
   unknownOperands(fields: readonly Field[]): void {
     unknownCommand(fields, new CommandCx(this.p, this.name, fields, this.depth));

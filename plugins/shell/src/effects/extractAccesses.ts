@@ -80,5 +80,6 @@ export function extractAccesses(
     uncertain: accesses.some((a) => !a.certain),
     metacharacters,
     unknownCommands: sink.unknown,
+    network: sink.network,
   };
 }

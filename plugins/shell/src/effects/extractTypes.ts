@@ -1,4 +1,4 @@
-import type { Access } from '@toolgate/core';
+import type { Access, NetworkAccess } from '@toolgate/core';
 
 export type UnknownCommands = 'write' | 'prompt' | 'deny';
 export type Metacharacters = 'analyse' | 'deny';
@@ -36,8 +36,19 @@ export interface Extraction {
   metacharacters: string[];
   /** Commands that are not in the command table (their path-like operands were treated as writes). */
   unknownCommands: string[];
+  /**
+   * Hosts the command reaches on the network (curl's URLs and proxies, git remotes, registries, ssh hosts,
+   * `/dev/tcp/HOST/PORT`): the plugin hands each to `state.reach`.
+   */
+  network: NetworkAccess[];
 }
 
 // Program models import their context from here (53 files under src/programs): it is defined, grouped by
 // concern, in commandContext.ts. Kept so the family folders' imports did not move while they were being edited.
-export type { CommandContext, CommandHandler, EmitOptions, PrintedPaths } from './commandContext.js';
+export type {
+  CommandContext,
+  CommandHandler,
+  EmitOptions,
+  PrintedPaths,
+  Reach,
+} from './commandContext.js';

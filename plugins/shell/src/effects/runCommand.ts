@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import { type Access, type CallContext, expandPath, uncertainAccess } from '@toolgate/core';
 import { shellBuiltins } from '../programs/builtins/builtins.js';
+import { reachTable } from '../programs/network/reach/reachTable.js';
 import { commandTable } from '../programs/table.js';
 import { type Field, fieldAsValue } from '../state/expandWord.js';
 import type { FuncDef } from '../state/shellState.js';
@@ -79,6 +80,9 @@ export class CommandRunner {
       this.pathProgram(head, args);
     if (this.programs && !BASH_BUILTINS.has(name)) this.markProgram(head);
     const handler = shellBuiltins[name] ?? commandTable.get(name);
+    // What the command reaches on the network is its own model, beside the path model (or the unknown rule):
+    // first, so the configuration it reads is read before the command's own writes could change it.
+    reachTable.get(name)?.(this.context(name, args, depth));
     if (!handler) {
       sink.unknownCommand(name);
       this.unknownOperands(name, args);

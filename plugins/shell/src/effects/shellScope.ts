@@ -180,7 +180,7 @@ export class ShellScope {
     if (maybe && this.posix && values !== 'declared') {
       // Code a POSIX sh may run: the assignment may not happen, so the old value (or the inherited one)
       // stays possible beside the new one. Unset counts as empty: both vanish in a path (`$D/etc/x`).
-      const old = this.state.vars.get(name) ?? this.inherited(name);
+      const old = this.own(name);
       values = mergeVar(old === undefined || old === 'unset' ? [''] : old, values) ?? null;
     }
     this.pathVars.delete(name);
@@ -209,9 +209,15 @@ export class ShellScope {
 
   /** A variable's value as the script left it: `undefined` unset, `null` not known for certain. */
   variable(name: string): string | null | undefined {
-    const v = this.state.vars.get(name) ?? this.inherited(name);
+    const v = this.own(name);
     if (v === undefined || v === 'unset') return undefined;
     return v === null || v.length !== 1 ? null : v[0];
+  }
+
+  /** The script's value of NAME, else the inherited one; a value the script made unknown (`null`) stays so. */
+  private own(name: string): VarValue | undefined {
+    const v = this.state.vars.get(name);
+    return v !== undefined ? v : this.inherited(name);
   }
 
   /** Runs `fn` with these variables set, then puts back what they were (a command's own environment). */

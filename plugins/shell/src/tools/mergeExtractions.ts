@@ -9,5 +9,6 @@ export function mergeExtractions(list: readonly Extraction[]): Extraction {
     uncertain: list.some((e) => e.uncertain),
     metacharacters,
     unknownCommands,
+    network: list.flatMap((e) => e.network),
   };
 }

@@ -16,7 +16,7 @@ import { SUBCOMMAND_OPTIONS } from './subcommandOptions.js';
 import { SUBCOMMANDS } from './subcommandTable.js';
 
 /** git's own options, before the subcommand (git(1)). */
-const GLOBAL = {
+export const GLOBAL = {
   short: 'Cc',
   shortFlags: 'pPvh',
   long: ['git-dir', 'work-tree', 'namespace', 'config-env', 'super-prefix', 'list-cmds'],
@@ -42,7 +42,7 @@ const GLOBAL = {
 };
 
 /** `-c key=value` pairs given on the command line, as config entries. */
-function commandLineConfig(cx: CommandContext, p: ParsedArgs): { key: string; value: string }[] {
+export function commandLineConfig(cx: CommandContext, p: ParsedArgs): { key: string; value: string }[] {
   const out: { key: string; value: string }[] = [];
   for (const c of values(p, '-c')) {
     if (c.uncertain !== undefined) {
@@ -58,7 +58,7 @@ function commandLineConfig(cx: CommandContext, p: ParsedArgs): { key: string; va
   return out;
 }
 
-function composeDir(dirs: readonly Field[]): Field {
+export function composeDir(dirs: readonly Field[]): Field {
   let dir: Field = literal('.');
   for (const c of dirs)
     dir = c.value.startsWith('/') || c.tilde ? c : { ...c, value: `${dir.value}/${c.value}` };
@@ -156,7 +156,7 @@ function splitAction(rest: readonly Field[]): { action: string; args: readonly F
 }
 
 /** The repository: `--git-dir`/`--work-tree` when given, else discovery from the (real) base directory. */
-function locate(
+export function locate(
   cx: CommandContext,
   p: ParsedArgs,
   baseReal: string,
