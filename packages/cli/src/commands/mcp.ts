@@ -51,6 +51,14 @@ export function registerMcp(program: Command): void {
       '--console-host <address>',
       'listen on this address instead of loopback (warned; needs --console)',
     )
+    .option(
+      '--redis <url>',
+      "ask prompts of the fleet's desks on this Redis (toolgate console, redisDesk) and keep sessions' grants there, shared by every gateway on it",
+    )
+    .option(
+      '--watch-policy',
+      'reload the policy file when it changes (between calls; a version that fails to load keeps the last good one, on stderr)',
+    )
     .option('--cwd <dir>', 'directory relative paths are resolved against (default: this process’s)')
     .option('--workspace <dir>', 'the workspace root (default: --cwd)')
     .option('--agent <id>', 'agent id (and per-agent overlay in the policy)')

@@ -2,7 +2,7 @@ import { openSync } from 'node:fs';
 import type { ReadStream, WriteStream } from 'node:tty';
 import type { ApprovalStrategy } from '@toolgate/approvals';
 import type { AuditLogPlugin } from '@toolgate/audit-log';
-import type { GuardPlugin } from '@toolgate/core';
+import type { Decision, GuardPlugin, ToolCall } from '@toolgate/core';
 import type { CompiledPolicy } from '@toolgate/folder-rules';
 import { UsageError } from '../exitCodes.js';
 import { APPROVAL_STRATEGIES } from './approvalStrategies.js';
@@ -29,6 +29,13 @@ export interface ExtraPluginOptions {
   desk?: ApprovalStrategy;
   /** Save confirmations per session where the dialect keeps them (wolo, with `-r <session>`). */
   persistSessions?: boolean;
+  /**
+   * `--redis <url>`: prompts are asked of the fleet's desks on this Redis (`@toolgate/store-redis`) and
+   * sessions' grants live there, shared with every gateway on it.
+   */
+  redis?: string;
+  /** The hash of the policy that judged a call, for the audit records (`--watch-policy` changes it). */
+  policyHash?: (decision: Decision, call: ToolCall) => string | undefined;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -50,7 +57,11 @@ async function controllingTerminal(): Promise<{ input: ReadStream; output: Write
 }
 
 export interface ExtraPlugins {
-  /** The plugins for a loaded policy: its dialect's audit trail and confirmation cap join the flags'. */
+  /**
+   * The plugins for a loaded policy: its dialect's audit trail and confirmation cap join the flags'. Made
+   * once, for the first policy: a policy reloaded later (`--watch-policy`) keeps the same plugins — one
+   * trail, one approvals plugin with its cancelled sessions.
+   */
   pluginsFor(policy: CompiledPolicy, home: string): Promise<GuardPlugin[]>;
   /** The audit plugin, when `--audit` was given: commands report its failures loudly. */
   audit?: AuditLogPlugin;
@@ -93,33 +104,64 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
   const webhooksMod =
     webhookUrls.length > 0 || webhooksConfigured(env) ? await import('@toolgate/webhooks') : undefined;
   const approvalsMod = name !== undefined ? await import('@toolgate/approvals') : undefined;
+  if (options.redis !== undefined && !/^rediss?:\/\/./.test(options.redis))
+    throw new UsageError(`--redis must be a redis:// or rediss:// URL, got ${JSON.stringify(options.redis)}`);
+  const fleet =
+    options.redis !== undefined && approvalsMod ? await redisParts(options.redis, approvalsMod) : undefined;
   const terminal = name === 'tty' ? await controllingTerminal() : undefined;
   // The flag's trail does not depend on the policy: opened now, so a command can report a trail it cannot
   // open before it serves anything.
   const audit =
     auditMod && options.audit !== undefined
-      ? auditMod.auditLog({ file: options.audit, level: 'all', required: options.auditRequired === true })
+      ? auditMod.auditLog({
+          file: options.audit,
+          level: 'all',
+          required: options.auditRequired === true,
+          ...(options.policyHash ? { policyHash: options.policyHash } : {}),
+        })
       : undefined;
+  let made: GuardPlugin[] | undefined;
   return {
     ...(audit ? { audit } : {}),
     async pluginsFor(policy, home) {
+      if (made) return made;
       const plugins: GuardPlugin[] = [];
       const settings = dialectSettings(policy, home);
       if (audit) plugins.push(audit);
       else if (settings.audit && options.dialectAudit !== false)
-        plugins.push((await import('@toolgate/audit-log')).auditLog(settings.audit));
+        plugins.push(
+          (await import('@toolgate/audit-log')).auditLog({
+            ...settings.audit,
+            ...(options.policyHash ? { policyHash: options.policyHash } : {}),
+          }),
+        );
       if (approvalsMod && name !== undefined) {
         const { approvals, autoAllow, autoDeny, firstOf, tty } = approvalsMod;
-        let strategy = name === 'auto-allow' ? autoAllow() : terminal ? tty(terminal) : autoDeny();
-        if (options.desk && name !== 'auto-allow')
-          strategy = terminal ? firstOf([tty(terminal), options.desk]) : options.desk;
+        // Everyone who may answer is asked at once; the first answer wins and the others are withdrawn.
+        // Nobody to ask (auto-deny without a console or a fleet): denied.
+        const askers: ApprovalStrategy[] =
+          name === 'auto-allow'
+            ? [autoAllow()]
+            : [
+                ...(terminal ? [tty(terminal)] : []),
+                ...(options.desk ? [options.desk] : []),
+                ...(fleet ? [fleet.strategy] : []),
+              ];
+        const [only] = askers;
+        const strategy =
+          askers.length === 0 ? autoDeny() : askers.length === 1 && only ? only : firstOf(askers);
         plugins.push(
           approvals({
             strategy,
             ...(settings.maxConfirmationsPerSession !== undefined
               ? { maxConfirmationsPerSession: settings.maxConfirmationsPerSession }
               : {}),
-            ...(settings.sessionsDir && options.persistSessions ? { dir: settings.sessionsDir } : {}),
+            // The fleet's store holds sessions for every gateway on it; else the dialect's directory.
+            ...(fleet
+              ? { store: fleet.store }
+              : settings.sessionsDir && options.persistSessions
+                ? { dir: settings.sessionsDir }
+                : {}),
           }),
         );
       }
@@ -130,11 +172,39 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
             ...(webhookUrls.length > 0 ? { targets: webhookUrls.map((url) => ({ url })) } : {}),
           }),
         );
+      made = plugins;
       return plugins;
     },
     close() {
       terminal?.input.destroy();
       terminal?.output.destroy();
+      fleet?.close();
+    },
+  };
+}
+
+/**
+ * Approvals over Redis for `--redis`: questions through `redisApprovalBus`, grants in `redisGrantStore`.
+ * Connection problems are on stderr once per distinct message (a retry loop must not flood it); a call
+ * asked while Redis is away is denied naming it.
+ */
+async function redisParts(url: string, approvalsMod: typeof import('@toolgate/approvals')) {
+  const { redisApprovalBus, redisGrantStore } = await import('@toolgate/store-redis');
+  const { hostname } = await import('node:os');
+  let last: string | undefined;
+  const onError = (error: Error) => {
+    if (error.message === last) return;
+    last = error.message;
+    process.stderr.write(`toolgate: redis: ${error.message}\n`);
+  };
+  const bus = redisApprovalBus({ url, onError });
+  const store = redisGrantStore({ url, onError });
+  return {
+    strategy: approvalsMod.busStrategy(bus, { origin: `${hostname()}:${process.pid}` }),
+    store,
+    close() {
+      void bus.close().catch(() => {});
+      void store.close().catch(() => {});
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DeskStrategy } from '@toolgate/approvals';
 import type { AuditErrorEvent } from '@toolgate/audit-log';
 import type { DecisionStream } from '@toolgate/console';
-import type { CallContext, Guard } from '@toolgate/core';
+import type { CallContext, Decision, Guard, ToolCall } from '@toolgate/core';
 import { type CompiledPolicy, folderGuardStatus } from '@toolgate/folder-rules';
 import {
   createGateway,
@@ -11,7 +11,7 @@ import {
   serveStdio,
   type UpstreamOptions,
 } from '@toolgate/mcp';
-import { buildGuard } from '../buildGuard.js';
+import { type BuildGuardOptions, type BuiltGuard, buildGuard } from '../buildGuard.js';
 import type { GatewayNumbers } from '../commands/gatewayNumbers.js';
 import { UsageError } from '../exitCodes.js';
 import { auditOpenProblem } from './auditWatch.js';
@@ -42,6 +42,10 @@ export interface McpCommandOptions {
   console?: string | boolean;
   /** `--console-host`: an explicit listen address (non-loopback is warned about). */
   consoleHost?: string;
+  /** `--watch-policy`: reload the policy file when it changes, between calls. */
+  watchPolicy?: boolean;
+  /** `--redis <url>`: prompts asked of the fleet's desks on this Redis, grants shared there. */
+  redis?: string;
   /** `--request-timeout`, `--max-frame-bytes`, `--restart`, validated (commands/gatewayNumbers.ts). */
   gateway?: GatewayNumbers;
 }
@@ -72,16 +76,19 @@ export async function runMcp(server: readonly string[], options: McpCommandOptio
   // Checked before anything starts: a bad port is a usage error.
   if (options.console !== undefined) consolePort(options.console);
   const live = options.console !== undefined ? await consoleParts() : undefined;
+  // Which policy version judged a call: known once the guard exists (serve sets it).
+  const hashes: PolicyHashes = { of: () => undefined };
   const extras = await extraPlugins({
     ...options,
     approvals: options.approvals ?? 'auto-deny',
     persistSessions: options.resume !== undefined,
     ...(live ? { desk: live.desk } : {}),
+    policyHash: (decision, call) => hashes.of(decision, call),
   });
   try {
     const problem = auditOpenProblem(extras.audit);
     if (problem) throw new UsageError(`--audit: ${problem}`);
-    const code = await serve(server, options, relative, elicitation, extras, live);
+    const code = await serve(server, options, relative, elicitation, extras, live, hashes);
     // Records the trail could not take: the session ends non-zero, never as if all were recorded.
     const { buffered, dropped, failures } = extras.audit?.counters ?? {
       buffered: 0,
@@ -107,8 +114,9 @@ async function serve(
   elicitation: ReturnType<typeof elicitationApprover>,
   extras: ExtraPlugins,
   live: ConsoleParts | undefined,
+  hashes: PolicyHashes,
 ): Promise<number> {
-  const { guard, ctx, policy } = await buildGuard({
+  const guardOptions: BuildGuardOptions = {
     ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.allowPath !== undefined ? { allowPaths: options.allowPath } : {}),
@@ -125,14 +133,61 @@ async function serve(
       ...(relative === 'deny' ? [requireAbsolutePaths()] : []),
       ...(live ? [live.stream] : []),
     ],
-  });
+  };
+  const built = await buildGuard(guardOptions);
+  const { ctx, policy } = built;
+  let guard: Guard = built.guard;
+  hashes.of = () => policy.hash;
+  const watching = options.watchPolicy ? await watchPolicy(built, guardOptions) : undefined;
+  if (watching) {
+    guard = watching.guard;
+    hashes.of = (_decision, call) => watching.guard.hashOf(call) ?? watching.guard.hash;
+  }
   const web = live ? await startLiveConsole(options, live, extras) : undefined;
   try {
     return await relay(server, options, elicitation, guard, ctx, policy, extras);
   } finally {
+    watching?.close();
     await web?.close();
     live?.stream.close();
   }
+}
+
+interface PolicyHashes {
+  of: (decision: Decision, call: ToolCall) => string | undefined;
+}
+
+/**
+ * `--watch-policy`: the policy file (and its overlays) watched; a new version builds a new guard in the
+ * background with the same plugins, and the gateway uses it from the next call on. A version that fails to
+ * load keeps the last good one and says so on stderr and as a `policy-error` event.
+ */
+async function watchPolicy(built: BuiltGuard, options: BuildGuardOptions) {
+  const { filePolicySource } = await import('../config/filePolicySource.js');
+  const { reloadingGuard } = await import('../reloadingGuard.js');
+  const source = await filePolicySource<Guard>(built.file, {
+    initial: { policy: built.guard, hash: built.policy.hash },
+    also: options.overlays ?? [],
+    load: async () => {
+      const next = await buildGuard(options);
+      return { policy: next.guard, hash: next.policy.hash };
+    },
+  });
+  const guard = reloadingGuard(source);
+  source.subscribe(({ hash }) =>
+    process.stderr.write(`toolgate mcp: policy ${built.file} reloaded: now enforcing ${hash}\n`),
+  );
+  source.onError((e) => {
+    process.stderr.write(`toolgate mcp: ${e.message}\n`);
+    guard.events.emit('policy-error', e);
+  });
+  return {
+    guard,
+    close() {
+      guard.close();
+      source.close();
+    },
+  };
 }
 
 interface ConsoleParts {
