@@ -1,5 +1,4 @@
-import type { Decision, GuardPlugin } from '@toolgate/core';
-import { Stage } from '@toolgate/core';
+import { type Decision, describeValue, type GuardPlugin, Stage, ToolgateError } from '@toolgate/core';
 
 /** One decision as the console shows it in the live stream (plain JSON, built off the decision path). */
 export interface DecisionSummary {
@@ -63,7 +62,11 @@ export function summarize(d: Decision): DecisionSummary {
 function positiveInt(name: string, value: unknown, fallback: number): number {
   const v = value ?? fallback;
   if (!Number.isInteger(v) || (v as number) <= 0)
-    throw new TypeError(`decisionStream: ${name} must be a positive integer, got ${String(value)}`);
+    throw new ToolgateError(
+      'TOOLGATE_ERR_INVALID_OPTIONS',
+      `decisionStream: ${name} must be a positive integer, got ${describeValue(value)}`,
+      { field: name },
+    );
   return v as number;
 }
 

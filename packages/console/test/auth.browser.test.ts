@@ -5,7 +5,7 @@ import { type DeskEvent, desk } from '@toolgate/approvals';
 import type { Page } from 'playwright-core';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type WebConsole } from '../src/index.js';
+import { startConsole } from '../src/index.js';
 import { CHROMIUM, launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { type Stack, startStack } from './helpers/stack.js';
 
