@@ -46,6 +46,51 @@ export interface BuildGuardOptions {
   allowPaths?: readonly string[];
   /** wolo `--wild` (as `WOLO_WILD_MODE=true`). */
   wild?: boolean;
+  /**
+   * Flags a rewritten call's `toolgate sandbox-exec` gets besides the policy's (`--audit FILE`,
+   * `--approvals NAME`): where the sandbox's network proxy records connections and who answers its prompts.
+   */
+  sandboxExecFlags?: readonly string[];
+}
+
+/**
+ * The command that is running (bin/toolgate.cjs, or the bin.js shim), for a rewritten call that must start
+ * `toolgate sandbox-exec`; undefined when this process is not the toolgate command (a library embedding the
+ * CLI's guard): such calls are then not rewritten (unavailable, denied).
+ */
+function toolgateCommand(): string | undefined {
+  const script = process.argv[1];
+  return script !== undefined && isAbsolute(script) && /(?:toolgate\.cjs|bin\.js)$/.test(script)
+    ? script
+    : undefined;
+}
+
+/** The launcher of a rewritten call whose sandbox needs the network proxy (see SandboxOptions.network). */
+function sandboxExecLauncher(
+  file: string,
+  options: BuildGuardOptions,
+): ((socketPath: string) => string[]) | undefined {
+  const bin = toolgateCommand();
+  if (bin === undefined) return undefined;
+  const fixed = [
+    '--policy',
+    file,
+    ...(options.dialect !== undefined ? ['--dialect', options.dialect] : []),
+    ...(options.agent !== undefined ? ['--agent', options.agent] : []),
+    ...(options.overlays?.length
+      ? ['--overlay', ...options.overlays.map((o) => absolute(o, '--overlay'))]
+      : []),
+    ...(options.sandboxExecFlags ?? []),
+  ];
+  return (socketPath) => [
+    process.execPath,
+    bin,
+    'sandbox-exec',
+    '--proxy-socket',
+    socketPath,
+    ...fixed,
+    '--',
+  ];
 }
 
 export interface BuiltGuard {
@@ -159,7 +204,14 @@ export async function buildGuard(options: BuildGuardOptions): Promise<BuiltGuard
   // package loads only for such a policy (a hook starts for every tool call).
   const sandboxer =
     policy.extras.sandbox === 'uncertain' || policy.extras.sandbox === 'always'
-      ? (await import('@toolgate/sandbox')).sandbox({ policy, readOnly: sandboxReadOnlyDirs(env) })
+      ? (await import('@toolgate/sandbox')).sandbox({
+          policy,
+          readOnly: sandboxReadOnlyDirs(env),
+          // A policy whose network goes through the sandbox's proxy: the rewritten line starts it itself.
+          ...(policy.network !== undefined && !policy.network.unrestricted
+            ? { network: { launcher: sandboxExecLauncher(config.file, options) } }
+            : {}),
+        })
       : undefined;
   const guard = createGuard({
     // The file's per-agent policies are chosen by `--agent` at load, never by an agent id a client or an

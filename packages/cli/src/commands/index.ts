@@ -11,6 +11,7 @@ import { registerInstall } from './install.js';
 import { registerLint } from './lint.js';
 import { registerMcp } from './mcp.js';
 import { registerRun } from './run.js';
+import { registerSandboxExec } from './sandboxExec.js';
 import { registerWebhooks } from './webhooks.js';
 
 /**
@@ -27,6 +28,7 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerMcp,
   registerHook,
   registerRun,
+  registerSandboxExec,
   registerInstall,
   registerInit,
   registerImport,

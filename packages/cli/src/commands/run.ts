@@ -26,6 +26,14 @@ export function registerRun(program: Command): void {
     .option('--approve <path...>', 'prompt-tier paths a human approved reading before the run')
     .option('--approve-write <path...>', 'prompt-tier paths a human approved writing before the run')
     .option('--print', 'print the bubblewrap command line instead of running it')
+    .option(
+      '--audit <file>',
+      "audit trail of the run's network connections (a policy whose network section needs the proxy)",
+    )
+    .option(
+      '--approvals <strategy>',
+      "who answers the network section's prompt rules during the run: tty | auto-deny | auto-allow (default: denied)",
+    )
     .argument('<command...>', 'the command and its arguments, after --')
     .action(async (command: string[], options: RunCommandOptions) => {
       const { runSandboxCommand } = await import('../integrations/runSandboxCommand.js');

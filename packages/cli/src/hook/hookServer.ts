@@ -147,6 +147,8 @@ export async function answerRequest(bytes: Buffer): Promise<HookReply> {
     const plan = await planRun(request.argv);
     if (plan === undefined) return { decline: 'not the plain form of toolgate run' };
     if (!('argv' in plan)) return plan;
+    // The network proxy lives as long as the command, in the process that runs it: not here.
+    if (plan.proxied) return { decline: "the sandbox's network proxy runs in the caller" };
     return plan.wallTimeMs === undefined
       ? { exec: plan.argv }
       : { exec: plan.argv, wallTimeMs: plan.wallTimeMs };

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { buildGuard } from '../buildGuard.js';
 import { claudeCode } from '../hook/claudeCodeTools.js';
 import { geminiCli } from '../hook/geminiCli.js';
@@ -83,6 +83,13 @@ export async function runHookCommand(
         ...(options.wild ? { wild: true } : {}),
         env,
         pluginsFor: (policy, home) => extras.pluginsFor(policy, home),
+        // A rewritten call whose sandbox needs the network proxy starts it (`toolgate sandbox-exec`): its
+        // connections go to this hook's trail, its prompt rules to the approver named here (else denied).
+        sandboxExecFlags: [
+          ...(options.audit !== undefined ? ['--audit', resolve(options.audit)] : []),
+          ...(options.approvals !== undefined ? ['--approvals', options.approvals] : []),
+          ...(options.workspace !== undefined ? ['--workspace', resolve(options.workspace)] : []),
+        ],
       });
       const audit = watchAudit(guard, extras.audit);
       const event = await readHookInput(stdin, stdinTimeoutMs(env));

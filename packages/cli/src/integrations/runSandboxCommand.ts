@@ -1,4 +1,6 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Access, CallContext } from '@toolgate/core';
 import { createAccess } from '@toolgate/core';
 import { limitsOf, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
@@ -6,6 +8,7 @@ import { loadConfig } from '../config/loadConfig.js';
 import { sandboxReadOnlyDirs } from '../config/policyCache.js';
 import { UsageError } from '../exitCodes.js';
 import { writeOut } from '../hook/writeOut.js';
+import type { ProxiedRun } from '../run/execProxied.js';
 import { execSandboxed, SANDBOX_FAILED } from '../run/execSandboxed.js';
 
 export interface RunCommandOptions {
@@ -20,6 +23,10 @@ export interface RunCommandOptions {
   approve?: string[];
   approveWrite?: string[];
   print?: boolean;
+  /** Audit trail of the run's network connections (a policy whose network goes through the proxy). */
+  audit?: string;
+  /** Who answers the network section's prompt rules during the run (absent: they are denied). */
+  approvals?: string;
 }
 
 export { SANDBOX_FAILED };
@@ -35,8 +42,26 @@ function absolute(dir: string, flag: string): string {
  * or why the sandbox cannot be built (exit 125).
  */
 export type SandboxPlan =
-  | { argv: string[]; wallTimeMs?: number }
+  | { argv: string[]; wallTimeMs?: number; proxied?: ProxiedRun }
   | { exitCode: number; stdout: string; stderr: string };
+
+/**
+ * Runs a plan's bubblewrap line; with `proxied` (the policy's network goes through the filtering proxy) the
+ * proxy runs in this process for as long as the command (execProxied).
+ */
+export function execPlan(plan: {
+  argv: string[];
+  wallTimeMs?: number;
+  proxied?: ProxiedRun;
+}): Promise<number> {
+  // Loaded only for such a run: the proxy's modules (http, net, the audit and approvals plugins) would cost
+  // every other `toolgate run` their load time.
+  if (plan.proxied) {
+    const run = plan.proxied;
+    return import('../run/execProxied.js').then(({ execProxied }) => execProxied(run));
+  }
+  return execSandboxed(plan.argv, plan.wallTimeMs);
+}
 
 /**
  * `toolgate run -- CMD…`: compiles the policy into a bubblewrap sandbox and runs the command in it with this
@@ -46,7 +71,7 @@ export type SandboxPlan =
  */
 export async function runSandboxCommand(command: string[], o: RunCommandOptions): Promise<number> {
   const plan = await planSandboxCommand(command, o);
-  if ('argv' in plan) return execSandboxed(plan.argv, plan.wallTimeMs);
+  if ('argv' in plan) return execPlan(plan);
   writeOut(1, plan.stdout);
   writeOut(2, plan.stderr);
   return plan.exitCode;
@@ -90,9 +115,14 @@ export async function planSandboxCommand(command: string[], o: RunCommandOptions
     ),
   ];
   const box = sandbox({ policy, mode: 'always', readOnly: sandboxReadOnlyDirs(env) });
+  // The policy's network through the proxy: the proxy will listen here, started by the run (execProxied).
+  const socketPath =
+    box.network === 'proxy'
+      ? join(tmpdir(), `toolgate-net-${randomBytes(16).toString('hex')}`, 'proxy.sock')
+      : undefined;
   let argv: string[];
   try {
-    argv = [...box.prefix(ctx, approved), ...command];
+    argv = [...box.prefix(ctx, approved, socketPath ? { network: { socket: socketPath } } : {}), ...command];
   } catch (error) {
     if (!(error instanceof SandboxCompileError)) throw error;
     return {
@@ -103,5 +133,11 @@ export async function planSandboxCommand(command: string[], o: RunCommandOptions
   }
   if (o.print) return { exitCode: 0, stdout: `${shellJoin(argv)}\n`, stderr: '' };
   const wallTimeMs = limitsOf(policy)?.wallTimeMs;
+  if (socketPath !== undefined)
+    return {
+      argv,
+      ...(wallTimeMs !== undefined ? { wallTimeMs } : {}),
+      proxied: { argv, wallTimeMs, socketPath, policy, ctx, audit: o.audit, approvals: o.approvals },
+    };
   return wallTimeMs === undefined ? { argv } : { argv, wallTimeMs };
 }

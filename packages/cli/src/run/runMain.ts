@@ -1,8 +1,7 @@
 import { isToolgateError } from '@toolgate/core';
 import { UsageError } from '../exitCodes.js';
 import { writeOut } from '../hook/writeOut.js';
-import { planSandboxCommand, type SandboxPlan } from '../integrations/runSandboxCommand.js';
-import { execSandboxed } from './execSandboxed.js';
+import { execPlan, planSandboxCommand, type SandboxPlan } from '../integrations/runSandboxCommand.js';
 import { parseRunArgs } from './parseRunArgs.js';
 
 // `toolgate run -- CMD…` without the command-line framework and the other commands: what starts before the
@@ -17,7 +16,7 @@ import { parseRunArgs } from './parseRunArgs.js';
 export async function runMain(argv: readonly string[]): Promise<number | undefined> {
   const plan = await planRun(argv);
   if (plan === undefined) return undefined;
-  if ('argv' in plan) return execSandboxed(plan.argv, plan.wallTimeMs);
+  if ('argv' in plan) return execPlan(plan);
   writeOut(1, plan.stdout);
   writeOut(2, plan.stderr);
   return plan.exitCode;
