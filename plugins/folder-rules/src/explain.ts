@@ -8,6 +8,7 @@ import {
   type ToolCall,
 } from '@toolgate/core';
 import { evaluatorFor } from './evaluator.js';
+import { type ExplainedReach, explainReaches, reachLine, reachVerdict } from './explainReach.js';
 import { folderRules } from './folderRules.js';
 import type { CompiledPolicy, Outcome, RuleAccess } from './types.js';
 
@@ -57,6 +58,8 @@ export interface ExplainResult {
     default: CompiledPolicy['default'];
   };
   accesses: ExplainedAccess[];
+  /** Hosts the call reaches, each with the network rule that decided (issue 26). */
+  network: ExplainedReach[];
   decisionRecord: Decision;
 }
 
@@ -142,6 +145,7 @@ export async function explain(
       default: policy.default,
     },
     accesses,
+    network: explainReaches(policy, decision.network ?? []),
     decisionRecord: decision,
   };
 }
@@ -187,6 +191,10 @@ export function formatExplain(r: ExplainResult): string {
         `  (${a.notCandidates} other rule(s) not considered: their static prefix cannot contain this path)`,
       );
     lines.push(`  => ${a.decision}: ${a.why}`);
+  });
+  r.network.forEach((n, i) => {
+    lines.push(`reach ${i + 1}: ${reachLine(n)}`);
+    lines.push(`  => ${reachVerdict(n)}`);
   });
   return lines.join('\n');
 }

@@ -9,6 +9,8 @@ export type { EnvelopeRoots, EvaluateOptions, Evaluator } from './evaluator.js';
 export { createEvaluator, DEFAULT_MAX_WORKSPACES, evaluatorFor, MAX_ENVELOPE_PATHS } from './evaluator.js';
 export type { ExplainedAccess, ExplainResult } from './explain.js';
 export { explain, formatExplain } from './explain.js';
+export type { ExplainedReach } from './explainReach.js';
+export { explainReaches, reachLine, reachVerdict } from './explainReach.js';
 export { folderGuardStatus } from './folderGuardStatus.js';
 export type { FolderRulesOptions, InlineRule } from './folderRules.js';
 export { folderRules } from './folderRules.js';

@@ -2,6 +2,7 @@ import { type CallContext, createGuard, type GuardPlugin } from '@toolgate/core'
 import { folderRules } from './folderRules.js';
 import { LEVEL } from './levels.js';
 import { misanchoredBlocks } from './misanchoredBlocks.js';
+import { networkTestOutcome, shadowedNetworkRules } from './networkLint.js';
 import { compilePattern, expandPattern } from './patterns.js';
 import { subsumes } from './subsumes.js';
 import type { CompiledPolicy, PolicyRule } from './types.js';
@@ -192,6 +193,14 @@ export async function lint(policy: CompiledPolicy, options: LintOptions = {}): P
   });
   for (const m of misanchoredBlocks(policy.rules, expanded))
     add('warning', 'deny-outside-allowed-root', m.message, m.source);
+  if (policy.network)
+    for (const s of shadowedNetworkRules(policy.network))
+      add(
+        'warning',
+        'network-rule-shadowed',
+        `network rule ${s.rule.text} never applies: ${s.by.text} (${s.by.source}) decides every host it matches`,
+        s.rule.source,
+      );
   const tests = await runTests(policy, options, add);
   return { valid: errors.length === 0, errors, warnings, tests };
 }
@@ -214,6 +223,20 @@ async function runTests(
   let passed = 0;
   let failed = 0;
   for (const t of policy.tests) {
+    if (t.host !== undefined) {
+      const r = networkTestOutcome(policy.network, t);
+      if (r.outcome === t.expect) passed++;
+      else {
+        failed++;
+        add(
+          'error',
+          'test-failed',
+          `expected ${t.expect} for ${t.method ?? 'read'} of ${t.host}, got ${r.outcome} (${r.why})`,
+          t.source,
+        );
+      }
+      continue;
+    }
     const tool = t.op === 'write' ? 'write_file' : t.op === 'list' ? 'list_directory' : 'read_file';
     const call = t.call ?? { tool, args: { path: t.path } };
     const d = await guard.check(call, ctx, { resolvePrompts: false });

@@ -1,7 +1,8 @@
-import type { HostMatcher, NetMethod, NetworkPolicy, NetworkRequest, NetworkSection } from '@toolgate/core';
+import type { NetMethod, NetworkPolicy, NetworkRequest, NetworkSection } from '@toolgate/core';
 import { compileHostPattern } from '@toolgate/core';
 import { configError } from './configError.js';
 import { tighter } from './levels.js';
+import { probeHosts } from './networkProbes.js';
 
 /**
  * An overlay's `network` over the base's, as path rules layer: a default it sets replaces, a non-empty rule
@@ -19,28 +20,6 @@ export function layerNetwork(
   };
 }
 
-/** A host each matcher covers, and one beside it (`*.example.com`: `tg-probe.example.com` and `example.com`). */
-function hostsOf(m: HostMatcher): string[] {
-  switch (m.kind) {
-    case 'any':
-      return [];
-    case 'name':
-      return [m.name, `tg-probe.${m.name}`];
-    case 'suffix':
-      return [m.suffix, `tg-probe.${m.suffix}`, `a.tg-probe.${m.suffix}`];
-    case 'v4': {
-      const n = m.net;
-      const dotted = (x: number) => [x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255].join('.');
-      return [dotted(n), dotted((n + 1) >>> 0), dotted((n + 2 ** (32 - m.prefix)) % 2 ** 32)];
-    }
-    case 'v6':
-      return [
-        m.net.map((g) => g.toString(16)).join(':'),
-        [...m.net.slice(0, 7), (m.net[7] ?? 0) ^ 1].map((g) => g.toString(16)).join(':'),
-      ];
-  }
-}
-
 /** Requests worth probing: every rule's hosts, with and without each rule's ports and schemes. */
 function probes(policies: readonly NetworkPolicy[]): NetworkRequest[] {
   const hosts = new Set<string>(['tg-probe-unmatched.invalid', '203.0.113.7', '2001:db8::7']);
@@ -49,7 +28,7 @@ function probes(policies: readonly NetworkPolicy[]): NetworkRequest[] {
   for (const p of policies)
     for (const r of p.rules) {
       const matchers = compileHostPattern(r.host);
-      if (typeof matchers !== 'string') for (const m of matchers) for (const h of hostsOf(m)) hosts.add(h);
+      if (typeof matchers !== 'string') for (const m of matchers) for (const h of probeHosts(m)) hosts.add(h);
       for (const port of r.ports ?? []) ports.add(port);
       for (const s of r.schemes ?? []) schemes.add(s);
     }

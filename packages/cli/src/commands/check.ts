@@ -1,5 +1,5 @@
 import type { Decision } from '@toolgate/core';
-import { lint } from '@toolgate/folder-rules';
+import { explainReaches, lint, reachLine, reachVerdict } from '@toolgate/folder-rules';
 import type { Command } from 'commander';
 import { buildGuard } from '../buildGuard.js';
 import { Exit, UsageError } from '../exitCodes.js';
@@ -26,6 +26,8 @@ export async function runCheck(
       );
   }
   const d = await built.guard.check(call, built.ctx, { resolvePrompts: false });
+  // Each host the call reaches with the network rule that decided it (issue 26).
+  const reaches = explainReaches(built.policy, d.network ?? []);
   if (options.json) {
     out.write(
       `${JSON.stringify({
@@ -34,6 +36,7 @@ export async function runCheck(
         reasons: d.reasons,
         accesses: d.accesses,
         matched: d.matched,
+        ...(reaches.length > 0 ? { network: reaches } : {}),
         ...(d.envelope ? { envelope: d.envelope } : {}),
         ...(d.sandboxed ? { sandboxed: d.sandboxed } : {}),
         policy: { dialect: built.policy.dialect, hash: built.policy.hash, sources: built.policy.sources },
@@ -56,6 +59,9 @@ export async function runCheck(
     }
     if (d.action !== 'allow' && d.reasons[0]?.allowedPaths?.length)
       out.write(`  allowed: ${d.reasons[0].allowedPaths.join(', ')}\n`);
+    for (const r of reaches) out.write(`  reach ${reachLine(r)}\n    => ${reachVerdict(r)}\n`);
+    if (d.action !== 'allow' && d.reasons[0]?.allowedHosts?.length)
+      out.write(`  allowed hosts: ${d.reasons[0].allowedHosts.join(', ')}\n`);
   }
   return EXIT[d.action];
 }
