@@ -10,6 +10,7 @@ const UNCERTAIN_CODES: ReadonlySet<string> = new Set([
   'SHELL_BUDGET',
   'SUBTREE_UNBOUNDED',
   'SHELL_METACHARACTER',
+  'NETWORK_UNCERTAIN',
 ]);
 
 /** Sorts a decision into allow, a certain deny, a deny because uncertain, prompt, or a plugin error. */

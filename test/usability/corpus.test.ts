@@ -34,6 +34,12 @@ describe('usability corpus data', () => {
     expect(() => parseCorpus('ls\tallow\tallow', 'x')).toThrow(/x\.tsv:1/);
   });
 
+  it('reads a file-level `# policy:` line (before the cases) into each case', () => {
+    const [c] = parseCorpus('# policy: policy-network.yaml\n# about\nls\tallow\tallow\tlists', 'x');
+    expect(c?.policy).toBe('policy-network.yaml');
+    expect(() => parseCorpus('ls\tallow\tallow\tlists\n# policy: p.yaml', 'x')).toThrow(/x\.tsv:2/);
+  });
+
   it('turns ⏎ into a newline so a heredoc stays one line', () => {
     const [c] = parseCorpus("cat > f <<'EOF'⏎x⏎EOF\tallow\tallow\theredoc", 'x');
     expect(c?.command).toBe("cat > f <<'EOF'\nx\nEOF");
@@ -85,15 +91,19 @@ describe('usability with the OS sandbox on', () => {
   afterAll(() => workspaces?.dispose());
 
   it('≥ 99 % of everyday work is allowed or sandboxed in both workspaces; no expected deny runs unconfined', async () => {
-    const { createSandboxedUsabilityGuard } = await import('./createUsabilityGuard.js');
-    const guard = createSandboxedUsabilityGuard();
+    const { createSandboxedUsabilityGuard, policyFile } = await import('./createUsabilityGuard.js');
     const corpus = loadCorpus();
+    // A case is judged under its corpus file's `# policy:` (network.tsv: policy-network.yaml), else policy.yaml.
+    const guards = new Map(
+      [...new Set(corpus.map((c) => c.policy))].map((p) => [p, createSandboxedUsabilityGuard(policyFile(p))]),
+    );
     for (const ws of ['A', 'B'] as const) {
       let everyday = 0;
       let usable = 0;
       const leaks: string[] = [];
       for (const c of corpus) {
         const expected = ws === 'A' ? c.expectA : c.expectB;
+        const guard = guards.get(c.policy)!;
         const d = await guard.check({ tool: 'Bash', args: { command: c.command } }, workspaces.contexts[ws], {
           resolvePrompts: false,
         });

@@ -15,6 +15,12 @@ export interface CorpusCase {
   category: string;
   /** `file:line`, for a reviewer. */
   where: string;
+  /**
+   * The policy file (beside policy.yaml) the case is judged under, from a `# policy: FILE` line at the top of
+   * its corpus file; absent: policy.yaml. (network.tsv uses policy-network.yaml: the same rules plus a
+   * `network` section, issue 26.)
+   */
+  policy?: string;
 }
 
 const EXPECTED: ReadonlySet<string> = new Set(['allow', 'deny', 'uncertain']);
@@ -26,7 +32,15 @@ const CORPUS_DIR = fileURLToPath(new URL('./corpus/', import.meta.url));
  */
 export function parseCorpus(text: string, category: string): CorpusCase[] {
   const cases: CorpusCase[] = [];
+  let policy: string | undefined;
   text.split('\n').forEach((line, i) => {
+    const directive = /^# policy: (\S+)\s*$/.exec(line);
+    if (directive) {
+      if (cases.length > 0)
+        throw new Error(`${category}.tsv:${i + 1}: "# policy:" must come before the cases`);
+      policy = directive[1];
+      return;
+    }
     if (line.trim() === '' || line.startsWith('#')) return;
     const where = `${category}.tsv:${i + 1}`;
     const cols = line.split('\t');
@@ -42,6 +56,7 @@ export function parseCorpus(text: string, category: string): CorpusCase[] {
       why,
       category,
       where,
+      ...(policy !== undefined ? { policy } : {}),
     });
   });
   return cases;

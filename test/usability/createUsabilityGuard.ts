@@ -7,14 +7,19 @@ import { shell } from '@toolgate/shell';
 /** The native policy file every usability check runs under (see policy.yaml). */
 export const POLICY_FILE = fileURLToPath(new URL('./policy.yaml', import.meta.url));
 
+/** A policy file beside policy.yaml, named by a corpus file's `# policy:` line. */
+export function policyFile(name: string | undefined): string {
+  return name === undefined ? POLICY_FILE : fileURLToPath(new URL(`./${name}`, import.meta.url));
+}
+
 /**
  * The guard the corpus and the twin tests use: the shell plugin plus folder rules loaded from policy.yaml,
  * as a host would compose them.
  * @example
  * const d = await createUsabilityGuard().check({ tool: 'Bash', args: { command: 'git log' } }, ctx);
  */
-export function createUsabilityGuard(): Guard {
-  const policy = loadPolicy({ dialect: 'toolgate', file: POLICY_FILE });
+export function createUsabilityGuard(file: string = POLICY_FILE): Guard {
+  const policy = loadPolicy({ dialect: 'toolgate', file });
   return createGuard({ plugins: [shell(), folderRules({ policy })] });
 }
 
@@ -25,8 +30,8 @@ export function createUsabilityGuard(): Guard {
  * const d = await createSandboxedUsabilityGuard().check({ tool: 'Bash', args: { command: 'npm test' } }, ctx);
  * // d.action === 'allow', d.sandboxed !== undefined
  */
-export function createSandboxedUsabilityGuard(): Guard {
-  const policy = loadPolicy({ dialect: 'toolgate', file: POLICY_FILE });
+export function createSandboxedUsabilityGuard(file: string = POLICY_FILE): Guard {
+  const policy = loadPolicy({ dialect: 'toolgate', file });
   return createGuard({
     plugins: [shell(), folderRules({ policy })],
     sandbox: sandbox({ policy, mode: 'uncertain' }),

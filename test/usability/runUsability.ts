@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import type { Guard } from '@toolgate/core';
 import { buildWorkspaces } from './buildWorkspaces.js';
 import { classify, decidingAccess, firstReason } from './classify.js';
 import { loadCorpus } from './corpus.js';
-import { createSandboxedUsabilityGuard, createUsabilityGuard } from './createUsabilityGuard.js';
+import { createSandboxedUsabilityGuard, createUsabilityGuard, policyFile } from './createUsabilityGuard.js';
 import { type Outcome, printReport, printSandboxReport } from './report.js';
 
 export interface UsabilityOptions {
@@ -22,11 +23,20 @@ export async function runUsability(options: UsabilityOptions = {}): Promise<Outc
   const corpus = loadCorpus().filter((c) => options.only === undefined || c.category === options.only);
   const workspaces = buildWorkspaces();
   try {
-    const guard = createUsabilityGuard();
-    const confined = createSandboxedUsabilityGuard();
+    // One pair of guards a policy file (policy.yaml, or a corpus file's `# policy:`), built before the clock.
+    const guards = new Map<string | undefined, { guard: Guard; confined: Guard }>();
+    for (const c of corpus)
+      if (!guards.has(c.policy)) {
+        const file = policyFile(c.policy);
+        guards.set(c.policy, {
+          guard: createUsabilityGuard(file),
+          confined: createSandboxedUsabilityGuard(file),
+        });
+      }
     const outcomes: Outcome[] = [];
     const started = performance.now();
     for (const c of corpus) {
+      const { guard, confined } = guards.get(c.policy)!;
       for (const ws of ['A', 'B'] as const) {
         const call = { tool: 'Bash', args: { command: c.command } };
         const d = await guard.check(call, workspaces.contexts[ws]);
