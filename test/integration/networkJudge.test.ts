@@ -245,7 +245,14 @@ const curlReach: GuardPlugin = {
 describe('shell reaches and the sandbox', () => {
   it('an uncertain host under sandbox: uncertain is deferred to the sandbox; a denied host stays denied', async () => {
     const policy = loadPolicy({ file, source: `${POLICY()}sandbox: uncertain\n` });
-    const g = createGuard({ plugins: [curlReach, folderRules({ policy })], sandbox: sandbox({ policy }) });
+    const g = createGuard({
+      plugins: [curlReach, folderRules({ policy })],
+      sandbox: sandbox({
+        policy,
+        // The rewritten line starts the proxy itself (the CLI's `toolgate sandbox-exec`); not run here.
+        network: { launcher: (socket) => ['toolgate', 'sandbox-exec', '--proxy-socket', socket, '--'] },
+      }),
+    });
     const unknown = await g.check({ tool: 'Bash', args: { command: 'curl "$U"' } }, ctx);
     expect(unknown.action).toBe('allow');
     expect(unknown.sandboxed?.uncertain.map((f) => f.code)).toEqual(['NETWORK_UNCERTAIN']);
@@ -268,5 +275,31 @@ describe('shell reaches and the sandbox', () => {
     const g = createGuard({ plugins: [curlReach, folderRules({ file, source: POLICY() })] });
     const d = await g.check({ tool: 'Bash', args: { command: 'curl "$U"' } }, ctx);
     expect(d.envelope?.code).toBe('NETWORK_UNCERTAIN');
+  });
+});
+
+describe('Gemini CLI web_fetch: the URLs in its prompt', () => {
+  it('each URL in the prompt text is judged; a prompt naming only allowed hosts passes', async () => {
+    const g = guardOf(POLICY());
+    const bad = await g.check(
+      {
+        tool: 'web_fetch',
+        args: { prompt: 'Summarise https://docs.example.org/a and https://evil.example.com/b.' },
+      },
+      ctx,
+    );
+    expect(bad.envelope).toMatchObject({ code: 'NETWORK_DENIED', host: 'evil.example.com' });
+    const good = await g.check(
+      {
+        tool: 'web_fetch',
+        args: { prompt: 'Compare https://docs.example.org/a, https://www.example.org/b.' },
+      },
+      ctx,
+    );
+    expect(good.action).toBe('allow');
+    expect(good.network?.map((n) => n.raw)).toEqual([
+      'https://docs.example.org/a',
+      'https://www.example.org/b',
+    ]);
   });
 });

@@ -220,7 +220,8 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   // Non-filesystem tools pass untouched by the path policy. Fetch tools reach the host of their URL (the
   // network policy judges it); a search names no host the agent chose (the provider's search runs it).
   web_search: none,
-  web_fetch: fetchUrl,
+  // Gemini CLI's web_fetch takes a prompt with up to 20 URLs in its text (packages/core/src/tools/web-fetch.ts).
+  web_fetch: { op: 'none', urls: [{ arg: 'url', method: 'read' }], urlText: ['prompt'] },
   WebSearch: none,
   WebFetch: fetchUrl,
   // The MCP reference fetch server (modelcontextprotocol/servers src/fetch): `fetch {url, max_length, …}`.

@@ -51,6 +51,8 @@ export interface ToolSpec {
   paths?: PathDeclaration[];
   /** Arguments that hold URLs the tool connects to (WebFetch `url`): each a network reach the policy's `network` judges. */
   urls?: UrlDeclaration[];
+  /** Arguments whose text carries the URLs the tool fetches (Gemini CLI `web_fetch {prompt}`): every `http(s)://` URL in it is a reach. */
+  urlText?: string[];
   /** The tool reads or writes a whole subtree (`search_files`, `directory_tree`). */
   subtree?: boolean;
   /** Directories the tool writes into whatever its arguments say (`tool_image_generate`: its upload cache). */

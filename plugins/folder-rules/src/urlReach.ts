@@ -6,6 +6,8 @@ import type { ToolSpec, UrlDeclaration } from './types.js';
 
 /** Top-level arguments that name what a tool fetches when nobody declared its URLs (MCP fetch servers). */
 const URL_KEYS = ['url', 'uri', 'urls', 'uris'];
+/** An absolute http(s) URL inside prose (trailing punctuation is trimmed where it is found). */
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi;
 /** HTTP methods that only read. */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Arguments that carry a request body: the call sends data out. */
@@ -94,6 +96,13 @@ export function urlReaches(
   state: CallState,
 ): void {
   const declared = c.kind === 'known' ? urlsOf(c.spec) : [];
+  if (c.kind === 'known')
+    for (const key of c.spec.urlText ?? []) {
+      const text = args[key];
+      if (typeof text !== 'string') continue;
+      for (const m of text.matchAll(URL_IN_TEXT))
+        reach(state, m[0].replace(/[.,;:!?)\]}'"]+$/, ''), key, 'read', false);
+    }
   if (declared.length > 0) {
     for (const d of declared) {
       const method = methodOf(args, tool, d.method);

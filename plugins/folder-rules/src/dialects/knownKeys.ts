@@ -48,7 +48,7 @@ export function knownKeysAt(
       if (p.length === 0) return [...NATIVE_LAYER, 'agents'];
       if (p[0] === 'agents' && p.length === 2) return NATIVE_LAYER;
       if (layer('rules', '#')) return ['pattern', 'access', 'description', 'vector', 'ops'];
-      if (layer('tools', '*')) return ['op', 'pathArgs', 'paths', 'subtree', 'writes', 'urls'];
+      if (layer('tools', '*')) return ['op', 'pathArgs', 'paths', 'subtree', 'writes', 'urls', 'urlText'];
       if (layer('shell')) return ['metacharacters', 'allowedPaths', 'deniedPaths', 'tools', 'notShell'];
       if (layer('shell', 'tools', '*'))
         return [

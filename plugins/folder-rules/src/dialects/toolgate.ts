@@ -47,6 +47,7 @@ const toolSpec = z
         ]),
       )
       .optional(),
+    urlText: z.array(z.string().min(1)).optional(),
   })
   .strict();
 const argName = z.string().min(1);
