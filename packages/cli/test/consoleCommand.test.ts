@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,5 +174,79 @@ describe('toolgate mcp --console and toolgate console (the built CLI)', () => {
     });
     expect(await exited(bad)).toBe(2);
     expect(err).toMatch(/--console-host needs --console/);
+  }, 60_000);
+
+  it('toolgate console --redis: the question of a gateway on the same Redis (toolgate mcp --redis) is answered in the console, once', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const redis = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const redisUrl = `redis://127.0.0.1:${port}`;
+      for (let i = 0; i < 100; i++) {
+        const up = await new Promise<boolean>((resolve) => {
+          const s = connect(port, '127.0.0.1');
+          s.once('connect', () => {
+            s.destroy();
+            resolve(true);
+          });
+          s.once('error', () => resolve(false));
+        });
+        if (up) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const web = spawnCli(
+        ['console', '--dialect', 'toolgate', '--policy', policy, '--cwd', ws, '--redis', redisUrl],
+        {
+          ...process.env,
+          HOME: root,
+        },
+      );
+      const { url, token } = await consoleLines(web);
+      const gateway = spawnCli(
+        [
+          'mcp',
+          '--dialect',
+          'toolgate',
+          '--policy',
+          policy,
+          '--cwd',
+          ws,
+          '--redis',
+          redisUrl,
+          '--',
+          process.execPath,
+          FILESYSTEM_SERVER,
+          root,
+        ],
+        { ...process.env, HOME: root },
+      );
+      const client = new ScriptedClient(childTransport(gateway));
+      await client.start();
+      await client.initialize({});
+      const pending = client.request('tools/call', {
+        name: 'write_file',
+        arguments: { path: join(ws, 'secrets', 'fleet.txt'), content: 'f' },
+      });
+      const [id] = await pendingIds(url, token, 1);
+      expect((await answer(url, token, id!, { approved: true, by: 'fleet-ops' })).status).toBe(200);
+      expect((await answer(url, token, id!, { approved: false, by: 'late' })).status).toBe(409);
+      expect(text(await pending)).toMatch(/Successfully wrote/);
+      gateway.stdin.end();
+      expect(await exited(gateway)).toBe(0);
+      web.kill('SIGTERM');
+      expect(await exited(web)).toBe(0);
+    } finally {
+      redis.kill('SIGKILL');
+    }
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeskEvent } from '@toolgate/approvals';
+import { isToolgateError } from '@toolgate/core';
 import type { Subscription } from 'rxjs';
 import { answerOf } from './answerOf.js';
 import { auditView, chainVerifier, filterOf, findRecord } from './auditData.js';
@@ -232,7 +233,11 @@ export async function startConsole(options: ConsoleOptions): Promise<WebConsole>
     try {
       ok = await o.desk.respond(id, a);
     } catch (error) {
-      return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      // A malformed answer is the caller's (400); anything else is the desk's store failing (503). Either
+      // way nothing was approved: the plugin denies at the deadline.
+      if (isToolgateError(error)) return sendJson(res, 400, { error: message });
+      return sendJson(res, 503, { error: `the approval desk could not take the answer: ${message}` });
     }
     if (json)
       return ok
