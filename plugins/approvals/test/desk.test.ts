@@ -69,6 +69,16 @@ describe('desk strategy (ApprovalDesk in process)', () => {
     expect(await settled).toMatchObject({ cause: 'withdrawn' });
   });
 
+  it('core settling the prompt first (its onPrompt bound) withdraws the question from the desk at once', async () => {
+    const d = desk();
+    const guard = guardFor(ws, { strategy: d, timeoutMs: 30_000 }, { timeouts: { onPrompt: 300 } });
+    const settled = firstValueFrom(d.events$.pipe(filter((e) => e.type === 'settled')));
+    const decision = await guard.check(write('secrets/a.txt'), ws.ctx('s1'));
+    expect(decision.action).toBe('deny');
+    expect(await settled).toMatchObject({ cause: 'withdrawn' });
+    expect(d.pending()).toEqual([]);
+  });
+
   it('respond: an answer without by or malformed rejects and approves nothing; unknown id ⇒ false', async () => {
     const d = desk();
     await expect(d.respond('nope', { approved: true, by: 'x' })).resolves.toBe(false);

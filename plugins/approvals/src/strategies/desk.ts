@@ -82,7 +82,14 @@ export function desk(options: DeskOptions = {}): DeskStrategy {
         },
       });
       emit({ type: 'raised', item });
+      // Core settled the prompt without us (its own onPrompt bound, another approver): withdraw at once
+      // rather than leave a question on the desk that nobody's answer can change any more.
+      const signal = request.prompt?.signal;
+      const onAbort = () => subscriber.complete();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) subscriber.complete();
       return () => {
+        signal?.removeEventListener('abort', onAbort);
         if (settled || !open.has(item.id)) return;
         open.delete(item.id);
         // The plugin unsubscribes at its timeout (deadline reached) or when the question is moot.
