@@ -176,13 +176,13 @@ export class Analyser implements Walker {
         if (r.kind === 'dup') {
           // `2>&1`, `>&-`: file descriptors; `>&file` (bash) writes the file.
           if (/^(?:\d+-?|-)$/.test(f.value) && f.uncertain === undefined) continue;
-          this.fields.emit(f, r.op === '<&' ? 'read' : 'write', 'redirect');
-          devSocket(this.sink, f, r.op === '<&' ? 'read' : 'write');
+          if (!devSocket(this.sink, f, r.op === '<&' ? 'read' : 'write'))
+            this.fields.emit(f, r.op === '<&' ? 'read' : 'write', 'redirect');
           continue;
         }
         const op: Op = r.op === '<' ? 'read' : 'write';
-        this.fields.emit(f, op, 'redirect');
-        devSocket(this.sink, f, op);
+        // `/dev/tcp/HOST/PORT`: a socket bash opens (a reach), not a file.
+        if (!devSocket(this.sink, f, op)) this.fields.emit(f, op, 'redirect');
       }
       // Several fields are the values a variable may have here (`for i in 1 2 3; do … > out$i; done`), each
       // emitted above, or one value split in several, which bash refuses ("ambiguous redirect") before the

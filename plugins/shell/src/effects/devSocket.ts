@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Op } from '@toolgate/core';
 import { parseTarget } from '@toolgate/core';
 import type { Field } from '../state/expandWord.js';
@@ -10,8 +11,12 @@ const DEV_SOCKET = /^\/dev\/(tcp|udp)\/(.+)\/([^/]+)$/;
  * "REDIRECTION"): `cat < /dev/tcp/evil/80`, `exec 3<>/dev/tcp/h/443`, `echo x > /dev/udp/h/53`. That is a
  * reach of HOST (the path access stays too). A target that may be such a name but is not known is an
  * uncertain reach. Writing (`>`, `<>`) sends data: `write`; only reading (`<`) is `read`.
+ *
+ * Returns `true` when the target is such a socket and no file: bash never opens a file there, and a shell
+ * without the feature (dash) fails to open it, since `/dev/tcp` does not exist — so the caller emits no path
+ * access. Should `/dev/tcp` (or `/dev/udp`) exist as a real directory, the path is judged as well.
  */
-export function devSocket(sink: AccessSink, f: Field, op: Op): void {
+export function devSocket(sink: AccessSink, f: Field, op: Op): boolean {
   const method = op === 'read' ? 'read' : 'write';
   const origin = `${sink.prefix}:redirect`;
   if (f.uncertain !== undefined) {
@@ -24,10 +29,10 @@ export function devSocket(sink: AccessSink, f: Field, op: Op): void {
         certain: false,
         reason: `a redirection to a socket not known: ${f.uncertain}`,
       });
-    return;
+    return false;
   }
   const m = DEV_SOCKET.exec(f.value);
-  if (!m) return;
+  if (!m) return false;
   const [, scheme, host, port] = m;
   const t = parseTarget(`${host!.includes(':') ? `[${host}]` : host}:${port}`, scheme);
   sink.reach(
@@ -52,4 +57,5 @@ export function devSocket(sink: AccessSink, f: Field, op: Op): void {
           reason: `bash opens a ${scheme} socket itself`,
         },
   );
+  return !existsSync(`/dev/${scheme}`);
 }

@@ -740,3 +740,32 @@ describe('the reach is data: every field', () => {
     });
   });
 });
+
+describe('/dev/tcp is a socket bash opens, not a file', () => {
+  it('no path access for the socket, the reach instead', () => {
+    const ctx: CallContext = {
+      sessionId: 's',
+      agentId: 'a',
+      cwd: root,
+      workspace: root,
+      home: root,
+      env: { HOME: root },
+    };
+    const ex = extractAccesses('exec 3<>/dev/tcp/127.0.0.1/6379; echo PING >&3', ctx);
+    expect(ex.accesses.filter((a) => a.path?.startsWith('/dev/tcp'))).toEqual([]);
+    expect(ex.network.map(fmt)).toEqual(['write 127.0.0.1:6379 shell:redirect']);
+  });
+  it('twin: another /dev path is still a path', () => {
+    const ctx: CallContext = {
+      sessionId: 's',
+      agentId: 'a',
+      cwd: root,
+      workspace: root,
+      home: root,
+      env: { HOME: root },
+    };
+    const ex = extractAccesses('echo x > /dev/sda', ctx);
+    expect(ex.accesses.some((a) => a.path === '/dev/sda' && a.op === 'write')).toBe(true);
+    expect(ex.network).toEqual([]);
+  });
+});
