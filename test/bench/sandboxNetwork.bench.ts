@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadPolicy } from '@toolgate/folder-rules';
+import { sandbox, startNetworkProxy } from '@toolgate/sandbox';
+
+// Issue 26: what the sandbox's network proxy adds to a sandboxed `curl` of a local server (goal ≤ 5 ms): the
+// same bubblewrap sandbox with the host's network (`--share-net`, a policy without `network`) against one
+// with its own network namespace, the perl bridge inside and the filtering proxy outside (an allowlist).
+// Rows with `true` split the cost: a network namespace of its own, then the bridge's start. Each case runs
+// as a whole process, interleaved round by round so machine load hits all alike; medians.
+const ROUNDS = Number(process.env.NETWORK_BENCH_ROUNDS ?? 15);
+const WARMUP = 2;
+const GOAL_MS = 5;
+
+function run(argv: string[]): Promise<{ ms: number; code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const t = performance.now();
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.on('close', (code) => resolve({ ms: performance.now() - t, code, out }));
+  });
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+export default async function sandboxNetworkBench(): Promise<void> {
+  const root = realpathSync.native(mkdtempSync(join(tmpdir(), 'toolgate-bench-network-')));
+  const server = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.2', r));
+  const port = (server.address() as AddressInfo).port;
+  const load = (name: string, network: string[]) => {
+    const file = join(root, `${name}.yaml`);
+    writeFileSync(
+      file,
+      ['default: read', 'rules:', '  - { pattern: "<workspace>/**", access: write }', ...network, ''].join(
+        '\n',
+      ),
+    );
+    return loadPolicy({ dialect: 'toolgate', file });
+  };
+  const ws = join(root, 'ws');
+  mkdirSync(ws);
+  const ctx = { cwd: ws, workspace: ws, home: root, env: process.env };
+  const open = load('open', []);
+  const none = load('none', ['network: {default: deny}']);
+  const list = load('list', [
+    'network:',
+    '  default: deny',
+    '  rules:',
+    '    - { host: 127.0.0.2, action: allow }',
+  ]);
+  const proxy = await startNetworkProxy({ policy: list.network! });
+  try {
+    const shared = sandbox({ policy: open, mode: 'always' }).prefix(ctx);
+    const isolated = sandbox({ policy: none, mode: 'always' }).prefix(ctx);
+    const proxied = sandbox({ policy: list, mode: 'always' }).prefix(ctx, [], {
+      network: { socket: proxy.socketPath },
+    });
+    const curl = ['curl', '-sS', '--max-time', '10', `http://127.0.0.2:${port}/`];
+    const cases = [
+      { name: 'curl, host network (--share-net, no proxy)', argv: [...shared, ...curl], ok: 'ok' },
+      {
+        name: 'curl through the proxy (--unshare-net, bridge, proxy)',
+        argv: [...proxied, ...curl],
+        ok: 'ok',
+      },
+      { name: 'true, host network', argv: [...shared, 'true'], ok: '' },
+      { name: 'true, no network (--unshare-net)', argv: [...isolated, 'true'], ok: '' },
+      { name: 'true, with the bridge (--unshare-net + perl listener)', argv: [...proxied, 'true'], ok: '' },
+    ];
+    const samples = cases.map(() => [] as number[]);
+    for (let round = 0; round < WARMUP + ROUNDS; round++)
+      for (let k = 0; k < cases.length; k++) {
+        const i = (k + round) % cases.length;
+        const c = cases[i]!;
+        const r = await run(c.argv);
+        if (r.code !== 0 || r.out !== c.ok)
+          throw new Error(`${c.name}: exit ${r.code}, output ${JSON.stringify(r.out)}`);
+        if (round >= WARMUP) samples[i]!.push(r.ms);
+      }
+    const m = samples.map(median);
+    console.log(
+      `\n## sandbox network: what the proxy adds to a sandboxed curl (${ROUNDS} interleaved rounds, medians)`,
+    );
+    console.table(cases.map((c, i) => ({ case: c.name, 'median ms': m[i]!.toFixed(1) })));
+    const added = m[1]! - m[0]!;
+    console.log(
+      `proxy added to a sandboxed curl of a local server: ${added.toFixed(1)} ms (${m[0]!.toFixed(1)} → ${m[1]!.toFixed(1)} ms); goal ≤ ${GOAL_MS} ms: ${added <= GOAL_MS ? 'met' : 'NOT met'} — of which a network namespace of its own ${(m[3]! - m[2]!).toFixed(1)} ms and the bridge's start ${(m[4]! - m[3]!).toFixed(1)} ms`,
+    );
+  } finally {
+    await proxy.close();
+    server.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
