@@ -769,3 +769,27 @@ describe('/dev/tcp is a socket bash opens, not a file', () => {
     expect(ex.network).toEqual([]);
   });
 });
+
+describe('an upload is a read of the file and a write to the host (curl(1) -d @file, -T, -F name=@file)', () => {
+  for (const cmd of [
+    'curl -d @data.json https://api.example/',
+    'curl -T data.json https://up.example/',
+    'curl -F f=@data.json https://up.example/',
+  ]) {
+    it(cmd, () => {
+      const ctx: CallContext = {
+        sessionId: 's',
+        agentId: 'a',
+        cwd: root,
+        workspace: root,
+        home: root,
+        env: { HOME: root },
+      };
+      const ex = extractAccesses(cmd, ctx);
+      expect(
+        ex.accesses.some((a) => a.op === 'read' && a.path === join(root, 'data.json') && a.certain),
+      ).toBe(true);
+      expect(ex.network.map((n) => n.method)).toEqual(['write']);
+    });
+  }
+});
