@@ -109,6 +109,10 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
   const fleet =
     options.redis !== undefined && approvalsMod ? await redisParts(options.redis, approvalsMod) : undefined;
   const terminal = name === 'tty' ? await controllingTerminal() : undefined;
+  // Every record names the policy version that judged it: the caller's answer (a reloading host), else the
+  // hash of the policy these plugins were made for (known before the first decision).
+  let loadedHash: string | undefined;
+  const policyHash = options.policyHash ?? (() => loadedHash);
   // The flag's trail does not depend on the policy: opened now, so a command can report a trail it cannot
   // open before it serves anything.
   const audit =
@@ -117,7 +121,7 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
           file: options.audit,
           level: 'all',
           required: options.auditRequired === true,
-          ...(options.policyHash ? { policyHash: options.policyHash } : {}),
+          policyHash,
         })
       : undefined;
   let made: GuardPlugin[] | undefined;
@@ -125,16 +129,12 @@ export async function extraPlugins(options: ExtraPluginOptions): Promise<ExtraPl
     ...(audit ? { audit } : {}),
     async pluginsFor(policy, home) {
       if (made) return made;
+      loadedHash = policy.hash;
       const plugins: GuardPlugin[] = [];
       const settings = dialectSettings(policy, home);
       if (audit) plugins.push(audit);
       else if (settings.audit && options.dialectAudit !== false)
-        plugins.push(
-          (await import('@toolgate/audit-log')).auditLog({
-            ...settings.audit,
-            ...(options.policyHash ? { policyHash: options.policyHash } : {}),
-          }),
-        );
+        plugins.push((await import('@toolgate/audit-log')).auditLog({ ...settings.audit, policyHash }));
       if (approvalsMod && name !== undefined) {
         const { approvals, autoAllow, autoDeny, firstOf, tty } = approvalsMod;
         // Everyone who may answer is asked at once; the first answer wins and the others are withdrawn.
