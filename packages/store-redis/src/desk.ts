@@ -151,6 +151,7 @@ export function redisDesk(options: RedisDeskOptions): RedisDesk {
 
   const settle = (id: string, s: Settlement | undefined) => {
     settled.set(id, Date.now());
+    if (settled.size % 1024 === 0) forgetOld();
     const o = open.get(id);
     if (!o) return;
     open.delete(id);

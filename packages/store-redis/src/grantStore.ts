@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GrantStore, StoredSession } from '@toolgate/core';
+import { type GrantStore, LruMap, type StoredSession } from '@toolgate/core';
 import {
   type Connection,
   checkConnectionOptions,
@@ -123,7 +123,9 @@ export function redisGrantStore(options: RedisGrantStoreOptions): RedisGrantStor
   const commands: Connection = connect(connection, 'grants');
   let subscriber: Connection | undefined;
   const watchers = new Map<string, Set<(s: StoredSession) => void>>();
-  const known = new Map<string, Known>();
+  // What this machine last saw per session (the base of its next save), for the sessions it used lately; a
+  // session dropped from here saves without a base: grants are only added, uses only lowered.
+  const known = new LruMap<string, Known>(16_384);
   const keyOf = (id: string) => `${prefix}session:${id}`;
   const channelOf = (id: string) => `${prefix}session-changed:${id}`;
   const checkId = (id: unknown): string => {
