@@ -78,12 +78,14 @@ describe('the packed tarballs', () => {
         'toolgate-ai-sdk-0.1.0.tgz',
         'toolgate-approvals-0.1.0.tgz',
         'toolgate-audit-log-0.1.0.tgz',
+        'toolgate-console-0.1.0.tgz',
         'toolgate-core-0.1.0.tgz',
         'toolgate-filetime-0.1.0.tgz',
         'toolgate-folder-rules-0.1.0.tgz',
         'toolgate-mcp-0.1.0.tgz',
         'toolgate-sandbox-0.1.0.tgz',
         'toolgate-shell-0.1.0.tgz',
+        'toolgate-store-redis-0.1.0.tgz',
         'toolgate-webhooks-0.1.0.tgz',
       ].sort(),
     );
@@ -109,7 +111,7 @@ describe('installed with npm into an empty directory', () => {
     const r = run(process.execPath, [
       '-e',
       `const names = ['@toolgate/core', '@toolgate/folder-rules', '@toolgate/shell', '@toolgate/audit-log',
-        '@toolgate/webhooks', '@toolgate/approvals', '@toolgate/mcp', '@toolgate/ai-sdk', 'toolgate'];
+        '@toolgate/webhooks', '@toolgate/approvals', '@toolgate/mcp', '@toolgate/ai-sdk', '@toolgate/console', 'toolgate'];
        console.log(names.map((n) => n + ':' + Object.keys(require(n)).length).join(' '));
        const { createGuard } = require('@toolgate/core');
        const { folderRules } = require('@toolgate/folder-rules');

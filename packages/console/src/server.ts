@@ -12,6 +12,7 @@ import { type ConsoleOptions, compileConsoleOptions, type ExplainInput, isLoopba
 import { approvalsPage, renderItem } from './pages/approvalsPage.js';
 import { auditPage, recordPage } from './pages/auditPage.js';
 import { type ExplainForm, explainPage } from './pages/explainPage.js';
+import { html } from './pages/html.js';
 import { layout, loginNeeded } from './pages/layout.js';
 import { openSse, type SseChannel } from './sse.js';
 
@@ -228,7 +229,19 @@ export async function startConsole(options: ConsoleOptions): Promise<WebConsole>
   ): Promise<void> {
     if (!o.desk) return sendJson(res, 404, { error: 'no approval desk is connected' });
     const a = answerOf(body, who.session ? o.operator : 'console-api', !who.session);
-    if (typeof a === 'string') return json ? sendJson(res, 400, { error: a }) : sendHtml(res, 400, a);
+    if (typeof a === 'string')
+      return json
+        ? sendJson(res, 400, { error: a })
+        : sendHtml(
+            res,
+            400,
+            layout(
+              'approvals',
+              'Approvals',
+              who.session?.csrf ?? '',
+              html`<h1>Not sent</h1><p class="bad" role="alert">${a}</p><p><a href="/">Back to the approvals</a></p>`,
+            ),
+          );
     let ok: boolean;
     try {
       ok = await o.desk.respond(id, a);

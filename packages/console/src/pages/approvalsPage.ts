@@ -40,7 +40,7 @@ ${item.command !== undefined ? html`<p>Command: <code class="command">${item.com
     (a) =>
       html`<li>${a.op} <code>${a.raw}</code> → <code>${a.realPath ?? `(uncertain: ${a.reason ?? 'unknown'})`}</code> <span class="muted">via ${a.origin}</span></li>`,
   )}</ul>
-<pre>${item.args}</pre></details>
+<pre tabindex="0" aria-label="The call's arguments">${item.args}</pre></details>
 <form method="post" action="/approvals/${encodeURIComponent(item.id)}" class="answer">
 <input type="hidden" name="_csrf" value="${csrf}">
 <div class="field"><label for="scope-${item.id}">Scope of an approval</label>

@@ -90,6 +90,6 @@ export function recordPage(id: string, record: Record<string, unknown> | undefin
   ];
   return html`<h1>Record <code>${id}</code></h1>
 <dl class="record">${keys.filter((k) => record[k] !== undefined).map((k) => html`<dt>${k}</dt><dd><code>${String(record[k])}</code></dd>`)}</dl>
-<h2>Full record</h2><pre id="record-json">${JSON.stringify(record, null, 2)}</pre>
+<h2>Full record</h2><pre id="record-json" tabindex="0" aria-label="The full record as JSON">${JSON.stringify(record, null, 2)}</pre>
 <p><a href="/audit">Back to the audit trail</a></p>`;
 }

@@ -29,5 +29,5 @@ export function explainPage(
 <div class="buttons"><button type="submit">Explain the call</button></div></fieldset>
 </form>
 ${error ? html`<p class="bad" role="alert">${error}</p>` : ''}
-${result ? html`<section aria-labelledby="x-h"><h2 id="x-h">Decision: <span class="d-${result.decision}">${result.decision.toUpperCase()}</span></h2><pre id="explain-output">${result.text}</pre></section>` : ''}`;
+${result ? html`<section aria-labelledby="x-h"><h2 id="x-h">Decision: <span class="d-${result.decision}">${result.decision.toUpperCase()}</span></h2><pre id="explain-output" tabindex="0" aria-label="Explain output">${result.text}</pre></section>` : ''}`;
 }
