@@ -8,7 +8,10 @@ import { bridgeCommand, proxyEnv } from './network/bridge.js';
  * The network a sandbox gets (./network/networkMode.ts): the host's (`shared`, the default), none but its own
  * loopback (`none`), or none plus the filtering proxy listening on `socket` outside, bridged in (`proxy`).
  */
-export type SandboxNetwork = { mode: 'shared' } | { mode: 'none' } | { mode: 'proxy'; socket: string };
+export type SandboxNetwork =
+  | { mode: 'shared' }
+  | { mode: 'none'; hide?: string }
+  | { mode: 'proxy'; socket: string; hide?: string };
 
 /**
  * The bubblewrap arguments (without the program name) that build the sandbox of a plan, up to and
@@ -45,8 +48,13 @@ export function bwrapArgs(
     }
   }
   if (tmp?.before === plan.ops.length) args.push(...tmp.args);
-  // The proxy's socket, at the same path inside: after the policy's mounts (a masked /tmp is a tmpfs the
-  // mount point can be made in), before the remounts that make those read-only.
+  // Every proxy's socket directory hidden (`hide`: ./network/proxyDir.ts — another run's proxy may allow more),
+  // then this run's socket bound back in at the same path: after the policy's mounts, before the remounts
+  // that make the masks read-only.
+  if (network.mode !== 'shared' && network.hide !== undefined) {
+    args.push('--tmpfs', network.hide);
+    remount.push(network.hide);
+  }
   if (network.mode === 'proxy') args.push('--bind', network.socket, network.socket);
   // Last: mounts beneath a masked directory (an approved file) need their mount point created in its tmpfs.
   for (const path of remount) args.push('--remount-ro', path);

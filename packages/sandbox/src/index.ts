@@ -15,7 +15,14 @@ export type {
   PromptRequest,
   ProxyVia,
 } from './network/index.js';
-export { networkModeOf, PROXY_PORT, proxyEnv, startNetworkProxy } from './network/index.js';
+export {
+  networkModeOf,
+  newProxySocketPath,
+  PROXY_PORT,
+  proxyBase,
+  proxyEnv,
+  startNetworkProxy,
+} from './network/index.js';
 export type { Availability } from './probe.js';
 export { probeSandbox } from './probe.js';
 export type { SandboxExit } from './runSandboxed.js';

@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Access, CallContext, Sandboxer, SandboxRewrite, ToolCall } from '@toolgate/core';
 import { describeValue, ToolgateError } from '@toolgate/core';
 import type { CompiledPolicy } from '@toolgate/folder-rules';
@@ -10,6 +7,7 @@ import { compileMounts } from './compileMounts.js';
 import type { WalkBounds } from './globWalk.js';
 import { describeLimits, limitsOf } from './limits.js';
 import { type NetworkMode, networkModeOf } from './network/networkMode.js';
+import { newProxySocketPath, proxyBase } from './network/proxyDir.js';
 import { probeSandbox } from './probe.js';
 import { SandboxCompileError } from './sandboxError.js';
 import { SANDBOX_MODES, type SandboxMode, sandboxModeOf } from './sandboxMode.js';
@@ -114,8 +112,10 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
       ...(options.readOnly ? { readOnly: options.readOnly } : {}),
     });
     let network: SandboxNetwork;
-    if (networkMode !== 'proxy') network = { mode: networkMode };
-    else if (opts.network?.socket) network = { mode: 'proxy', socket: opts.network.socket };
+    if (networkMode === 'shared') network = { mode: 'shared' };
+    else if (networkMode === 'none') network = { mode: 'none', hide: proxyBase() };
+    else if (opts.network?.socket)
+      network = { mode: 'proxy', socket: opts.network.socket, hide: proxyBase() };
     else
       throw new SandboxCompileError(
         "the policy's network section needs the sandbox's proxy, and none was started for this run",
@@ -157,7 +157,7 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
               unavailable:
                 "the policy's network section needs the sandbox's proxy, and no launcher is configured to start it for a rewritten command",
             };
-          socket = join(tmpdir(), `toolgate-net-${randomBytes(16).toString('hex')}`, 'proxy.sock');
+          socket = newProxySocketPath();
           launcher = options.network.launcher(socket);
         }
         // No --chdir: the host runs the wrapped command where it would have run the original.

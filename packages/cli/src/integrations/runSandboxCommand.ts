@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Access, CallContext } from '@toolgate/core';
 import { createAccess } from '@toolgate/core';
-import { limitsOf, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
+import { limitsOf, newProxySocketPath, SandboxCompileError, sandbox, shellJoin } from '@toolgate/sandbox';
 import { loadConfig } from '../config/loadConfig.js';
 import { sandboxReadOnlyDirs } from '../config/policyCache.js';
 import { UsageError } from '../exitCodes.js';
@@ -116,12 +114,10 @@ export async function planSandboxCommand(command: string[], o: RunCommandOptions
   ];
   const box = sandbox({ policy, mode: 'always', readOnly: sandboxReadOnlyDirs(env) });
   // The policy's network through the proxy: the proxy will listen here, started by the run (execProxied).
-  const socketPath =
-    box.network === 'proxy'
-      ? join(tmpdir(), `toolgate-net-${randomBytes(16).toString('hex')}`, 'proxy.sock')
-      : undefined;
+  let socketPath: string | undefined;
   let argv: string[];
   try {
+    socketPath = box.network === 'proxy' ? newProxySocketPath() : undefined;
     argv = [...box.prefix(ctx, approved, socketPath ? { network: { socket: socketPath } } : {}), ...command];
   } catch (error) {
     if (!(error instanceof SandboxCompileError)) throw error;

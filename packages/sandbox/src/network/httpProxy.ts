@@ -38,6 +38,12 @@ function forwardHeaders(raw: readonly string[]): string[] {
   return out;
 }
 
+/** An HTTP/1.0 client may send no Host: the request upstream is HTTP/1.1, which needs one. */
+function withHost(raw: string[], host: string): string[] {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') return raw;
+  return ['Host', host, ...raw];
+}
+
 export interface HttpProxyOptions {
   judge: Judge;
   hosts?: ReadonlyMap<string, string> | undefined;
@@ -118,7 +124,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, options: HttpP
     port,
     method: req.method,
     path: `${url.pathname}${url.search}`,
-    headers: forwardHeaders(req.rawHeaders) as unknown as Record<string, string>,
+    headers: withHost(forwardHeaders(req.rawHeaders), url.host) as unknown as Record<string, string>,
     setHost: false,
     agent: false,
   });

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { type CompiledNetworkPolicy, describeValue, normaliseHost, ToolgateError } from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
 import { createHttpProxy } from './httpProxy.js';
 import { createJudge, type PromptRequest } from './judge.js';
+import { proxyBase } from './proxyDir.js';
 import { serveSocks5 } from './socks5.js';
 
 export interface NetworkProxyOptions {
@@ -13,8 +13,9 @@ export interface NetworkProxyOptions {
   policy: CompiledNetworkPolicy;
   /**
    * Where to listen: a path whose directory this call creates with mode 0700 and which must not exist yet
-   * (a rewritten command names it before the proxy starts: see `sandbox-exec`). Default: a fresh private
-   * directory under the system's temporary directory.
+   * (a rewritten command names it before the proxy starts: see `sandbox-exec`; `newProxySocketPath()`
+   * makes one). Default: a fresh private directory under this user's proxy directory (`proxyBase()`), which
+   * every network-confined sandbox hides.
    */
   socketPath?: string;
   /** Asked for each host a `prompt` rule matches (once per host, port and method); absent ⇒ denied. */
@@ -92,7 +93,7 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
   // The socket's directory is private (0700): only this user reaches the proxy, and only through the
   // bind-mounted path inside the sandbox.
   let dir: string;
-  if (options.socketPath === undefined) dir = mkdtempSync(join(tmpdir(), 'toolgate-net-'));
+  if (options.socketPath === undefined) dir = mkdtempSync(join(proxyBase(), 'run-'));
   else {
     dir = dirname(options.socketPath);
     // Not recursive, and it must not exist: a directory someone else made first is never used.
