@@ -90,7 +90,14 @@ function records(file: string): Array<Record<string, unknown>> {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-const proxyDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('toolgate-net-'));
+/** The proxies' directories (one per run, under this user's `<tmp>/toolgate-net-<uid>`). */
+const proxyDirs = () => {
+  try {
+    return readdirSync(join(tmpdir(), `toolgate-net-${process.getuid?.() ?? 0}`));
+  } catch {
+    return [];
+  }
+};
 
 beforeAll(async () => {
   root = realpathSync.native(mkdtempSync(join(tmpdir(), 'toolgate-run-network-')));
@@ -195,7 +202,9 @@ describe('a rewritten shell call (claude-code hook, sandbox: uncertain)', () => 
     expect(answer.code).toBe(0);
     const out = JSON.parse(answer.stdout).hookSpecificOutput;
     const rewritten: string = out.updatedInput.command;
-    expect(rewritten).toMatch(/ sandbox-exec --proxy-socket \/\S+\/toolgate-net-[0-9a-f]{32}\/proxy\.sock /);
+    expect(rewritten).toMatch(
+      / sandbox-exec --proxy-socket \/\S+\/toolgate-net-\d+\/[0-9a-f]{32}\/proxy\.sock /,
+    );
     expect(rewritten).toContain(`--audit ${audit}`);
     const before = proxyDirs();
     // The host runs the line after the hook has answered, in a real shell.
