@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { ApprovalDesk, DeskAnswer, DeskEvent, DeskItem } from '@toolgate/approvals';
 import type { ApprovalMessage } from '@toolgate/core';
 import { Subject } from 'rxjs';
@@ -23,6 +24,14 @@ import {
 export interface RedisDeskOptions extends RedisConnectionOptions {
   /** The desk's name (default `redis-desk`). */
   name?: string;
+  /**
+   * Share the questions with other desks of this consumer group (a pool of bots): each question is delivered
+   * to one desk of the group (`XREADGROUP`), acknowledged (`XACK`) once it settles, and redelivered to this
+   * consumer after a restart while it is still waiting. Absent (a console): this desk sees every question.
+   */
+  group?: string;
+  /** This desk's name in the group (default `<host>:<pid>`). */
+  consumer?: string;
 }
 
 /** An ApprovalDesk over Redis, with what a host needs to shut it down. */
@@ -129,14 +138,22 @@ function settledEvent(id: string, s: Settlement | undefined): DeskEvent {
  * ```
  */
 export function redisDesk(options: RedisDeskOptions): RedisDesk {
-  const prefix = checkConnectionOptions('redisDesk', options, ['name']);
+  const prefix = checkConnectionOptions('redisDesk', options, ['name', 'group', 'consumer']);
   const name = options.name ?? 'redis-desk';
   if (typeof name !== 'string' || name === '') throw invalid('redisDesk', 'name', name, 'a non-empty string');
-  const { name: _n, ...connection } = options;
+  const group = options.group;
+  if (group !== undefined && (typeof group !== 'string' || group === ''))
+    throw invalid('redisDesk', 'group', group, 'a non-empty string');
+  const consumer = options.consumer ?? `${hostname()}:${process.pid}`;
+  if (typeof consumer !== 'string' || consumer === '')
+    throw invalid('redisDesk', 'consumer', consumer, 'a non-empty string');
+  const { name: _n, group: _g, consumer: _c, ...connection } = options;
   const keys = busKeys(prefix);
   const commands: Connection = connect(connection, 'desk');
   const subscriber: Connection = connect(connection, 'desk-events');
   const open = new Map<string, Open>();
+  // Group mode: the stream entry each question came in, acknowledged when it settles.
+  const entries = new Map<string, string>();
   // Settled ids seen recently: a resync that reads an old stream entry must not raise it again.
   const settled = new Map<string, number>();
   const events = new Subject<DeskEvent>();
@@ -149,9 +166,18 @@ export function redisDesk(options: RedisDeskOptions): RedisDesk {
     }
   };
 
+  const ack = (id: string) => {
+    const entry = entries.get(id);
+    if (group === undefined || entry === undefined) return;
+    entries.delete(id);
+    commands.redis.xack(keys.stream, group, entry).catch(() => {
+      /* unacknowledged: redelivered to this consumer after a restart, and settled then */
+    });
+  };
   const settle = (id: string, s: Settlement | undefined) => {
     settled.set(id, Date.now());
     if (settled.size % 1024 === 0) forgetOld();
+    ack(id);
     const o = open.get(id);
     if (!o) return;
     open.delete(id);
@@ -177,8 +203,10 @@ export function redisDesk(options: RedisDeskOptions): RedisDesk {
     if (channel !== keys.events) return;
     const event: BusEvent | undefined = parseEvent(text);
     if (!event) return;
-    if (event.type === 'raised') add(event.message);
-    else settle(event.id, event);
+    // A desk of a group takes only what the group delivers to it.
+    if (event.type === 'raised') {
+      if (group === undefined) add(event.message);
+    } else settle(event.id, event);
   });
 
   // What is waiting now: the stream's questions whose deadline has not passed and which have no settlement.
@@ -209,7 +237,91 @@ export function redisDesk(options: RedisDeskOptions): RedisDesk {
     });
     for (const [id, s] of answered) settle(id, s);
     // Oldest first (the stream was read newest first), so pending() keeps raise order.
-    for (const m of live.reverse()) if (!answered.has(m.id)) add(m);
+    if (group === undefined) for (const m of live.reverse()) if (!answered.has(m.id)) add(m);
+  };
+
+  // Group mode: questions delivered to this consumer (its own pending ones first, then new ones).
+  const reader: Connection | undefined = group !== undefined ? connect(connection, 'desk-group') : undefined;
+  const blockMs = Math.max(Math.min(1_000, Math.floor((options.commandTimeoutMs ?? 2_000) / 2)), 10);
+  const take = async (rows: unknown) => {
+    const streams = (rows ?? []) as [string, [string, string[]][]][];
+    const fresh: [string, ApprovalMessage][] = [];
+    for (const [, list] of streams)
+      for (const [entry, fields] of list) {
+        const i = fields.indexOf('message');
+        let m: ApprovalMessage | undefined;
+        try {
+          m = i >= 0 ? (JSON.parse(fields[i + 1] as string) as ApprovalMessage) : undefined;
+        } catch {
+          m = undefined;
+        }
+        if (!m || typeof m.id !== 'string' || typeof m.deadline !== 'number') {
+          await commands.redis.xack(keys.stream, group as string, entry);
+          continue;
+        }
+        fresh.push([entry, m]);
+      }
+    if (fresh.length === 0) return;
+    const values = await commands.redis.mget(...fresh.map(([, m]) => keys.answer(m.id)));
+    for (const [k, [entry, m]] of fresh.entries()) {
+      entries.set(m.id, entry);
+      if (values[k] !== null && values[k] !== undefined) {
+        settle(m.id, parseSettlement(values[k]) ?? { cause: 'withdrawn' });
+        ack(m.id);
+      } else if (m.deadline <= Date.now()) ack(m.id);
+      else add(m);
+    }
+  };
+  const joinGroup = async () => {
+    if (!reader || group === undefined) return;
+    try {
+      await commands.redis.xgroup('CREATE', keys.stream, group, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String(error).includes('BUSYGROUP')) throw error;
+    }
+    // What was delivered to this consumer before (a restart) and never acknowledged.
+    await take(
+      await reader.redis.xreadgroup('GROUP', group, consumer, 'COUNT', 1000, 'STREAMS', keys.stream, '0'),
+    );
+  };
+  let reading = false;
+  const startGroup = async () => {
+    if (group === undefined || reading) return;
+    reading = true;
+    try {
+      await joinGroup();
+    } catch (error) {
+      reading = false;
+      throw error;
+    }
+    void readGroup();
+  };
+  const readGroup = async () => {
+    if (!reader || group === undefined) return;
+    while (!closed) {
+      try {
+        await take(
+          await reader.redis.xreadgroup(
+            'GROUP',
+            group,
+            consumer,
+            'COUNT',
+            100,
+            'BLOCK',
+            blockMs,
+            'STREAMS',
+            keys.stream,
+            '>',
+          ),
+        );
+      } catch (error) {
+        if (closed) return;
+        // Redis away: questions settle at their deadlines meanwhile; try again shortly. A restarted Redis
+        // without persistence has lost the group: joined again.
+        await new Promise((r) => setTimeout(r, 200));
+        if (String(error).includes('NOGROUP')) await joinGroup().catch(() => {});
+      }
+    }
   };
 
   let first: Promise<void> | undefined;
@@ -217,6 +329,7 @@ export function redisDesk(options: RedisDeskOptions): RedisDesk {
     first = (async () => {
       await subscriber.redis.subscribe(keys.events);
       await resync();
+      await startGroup();
     })();
     first.catch(() => {});
     return first;
@@ -230,6 +343,7 @@ export function redisDesk(options: RedisDeskOptions): RedisDesk {
       return;
     }
     resync().catch(() => {});
+    startGroup().catch(() => {});
   });
 
   return {
@@ -268,7 +382,7 @@ export function redisDesk(options: RedisDeskOptions): RedisDesk {
       for (const o of open.values()) clearTimeout(o.timer);
       open.clear();
       events.complete();
-      await Promise.all([commands.close(), subscriber.close()]);
+      await Promise.all([commands.close(), subscriber.close(), reader?.close()]);
     },
   };
 }

@@ -259,4 +259,55 @@ describe('redisApprovalBus + redisDesk', () => {
       /answer\.approved/,
     );
   });
+
+  it('a consumer group shares the questions: each goes to one bot of the pool, a console still sees all; settled ones are acknowledged', async () => {
+    const prefix = 'pool:';
+    const asker = redisApprovalBus({ url: redis.url, prefix });
+    const bot1 = redisDesk({ url: redis.url, prefix, group: 'bots', consumer: 'bot-1' });
+    const bot2 = redisDesk({ url: redis.url, prefix, group: 'bots', consumer: 'bot-2' });
+    const consoleDesk = redisDesk({ url: redis.url, prefix });
+    try {
+      await Promise.all([bot1.ready(), bot2.ready(), consoleDesk.ready()]);
+      const seenBy = new Map<string, string[]>();
+      const consoleSaw = new Set<string>();
+      consoleDesk.events$.subscribe((e) => {
+        if (e.type === 'raised') consoleSaw.add(e.item.id);
+      });
+      for (const [name, d] of [
+        ['bot-1', bot1],
+        ['bot-2', bot2],
+      ] as const)
+        d.events$.subscribe((e) => {
+          if (e.type !== 'raised') return;
+          seenBy.set(e.item.id, [...(seenBy.get(e.item.id) ?? []), name]);
+          void d.respond(e.item.id, { approved: true, by: name });
+        });
+      const ids = Array.from({ length: 20 }, (_, i) => `pooled-${i}`);
+      const answers = new Map<string, string>();
+      await Promise.all(
+        ids.map((id) => {
+          asker.answers(id, (a) => answers.set(id, a.by));
+          return asker.publish(question(id));
+        }),
+      );
+      expect(await until(() => answers.size === ids.length)).toBe(true);
+      for (const id of ids) {
+        expect(seenBy.get(id)).toHaveLength(1);
+        expect(answers.get(id)).toBe(seenBy.get(id)?.[0]);
+      }
+      // Each question went to exactly one bot of the pool (above); the console saw every one of them.
+      expect(ids.every((id) => consoleSaw.has(id))).toBe(true);
+      expect(await until(() => consoleDesk.pending().length === 0)).toBe(true);
+      // Acknowledged as they settled (the XACK is sent right after the answer).
+      const end = Date.now() + 3_000;
+      let left = ((await raw.xpending('pool:approvals', 'bots')) as [number])[0];
+      while (left > 0 && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 50));
+        left = ((await raw.xpending('pool:approvals', 'bots')) as [number])[0];
+      }
+      expect(left).toBe(0);
+    } finally {
+      await Promise.all([asker.close(), bot1.close(), bot2.close(), consoleDesk.close()]);
+    }
+  });
 });
