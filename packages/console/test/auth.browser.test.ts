@@ -196,6 +196,44 @@ fetch(${JSON.stringify(`${stack.web.url}/api/approvals/${item.id}`)}, {method: '
     expect(d.approval).toMatchObject({ approved: false, by: 'script' });
   }, 60_000);
 
+  it('a question whose path and command carry HTML shows them as text: nothing in them runs or renders', async () => {
+    await page.goto(`${stack.web.url}/`);
+    await page.waitForFunction(() => document.querySelector('[data-live]')?.textContent === 'connected');
+    let dialogs = 0;
+    page.on('dialog', (d) => {
+      dialogs++;
+      void d.dismiss();
+    });
+    const evilName = '<img src=x onerror=alert(1)>.md';
+    const raised = firstValueFrom(
+      stack.desk.events$.pipe(
+        filter((e): e is Extract<DeskEvent, { type: 'raised' }> => e.type === 'raised'),
+      ),
+    );
+    const call = stack.guard.check(
+      { tool: 'bash', args: { command: `echo '<script>alert(2)</script>' > 'secrets/${evilName}'` } },
+      stack.ctx('<b>agent</b>', 'sess-xss'),
+    );
+    const { item } = await raised;
+    const article = page.locator(`#item-${item.id}`);
+    await article.waitFor();
+    expect(await article.locator('h3').textContent()).toContain('<b>agent</b>');
+    expect(await article.locator('.command').textContent()).toContain('<script>alert(2)</script>');
+    expect(await article.locator('table').textContent()).toContain(evilName);
+    expect(await page.evaluate(() => document.querySelectorAll('main img, main script, main b').length)).toBe(
+      0,
+    );
+    // The same on a fresh render by the server (not through the live stream).
+    await page.reload();
+    await article.waitFor();
+    expect(await page.evaluate(() => document.querySelectorAll('main img, main script, main b').length)).toBe(
+      0,
+    );
+    expect(dialogs).toBe(0);
+    await stack.desk.respond(item.id, { approved: false, by: 'test' });
+    expect((await call).action).toBe('deny');
+  });
+
   it('logging out ends the session', async () => {
     await page.goto(`${stack.web.url}/`);
     await page.getByRole('button', { name: 'Log out' }).click();

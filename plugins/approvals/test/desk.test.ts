@@ -1,3 +1,4 @@
+import type { GuardPlugin } from '@toolgate/core';
 import { filter, firstValueFrom, take, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DeskEvent, desk, firstOf, queue } from '../src/index.js';
@@ -111,6 +112,55 @@ describe('desk strategy (ApprovalDesk in process)', () => {
     expect(e2!.item.sessionId).toBe('s2');
     await d.respond(e2!.item.id, { approved: false, by: 'ann' });
     expect((await call2).action).toBe('deny');
+  });
+
+  it('a host that needs approval is on the item with its rule; the command as written is there too', async () => {
+    const d = desk();
+    const network: GuardPlugin = {
+      name: 'net-policy',
+      apply(hooks) {
+        hooks.beforeToolCall.tap('net-policy', (call, state) => {
+          if (call.tool !== 'bash') return undefined;
+          state.prompt({
+            code: 'NETWORK_PROMPT',
+            reason: 'host needs approval',
+            network: {
+              raw: 'https://example.com/x',
+              host: 'example.com',
+              port: 443,
+              method: 'GET',
+              origin: 'shell:curl',
+              certain: true,
+            } as never,
+            rule: {
+              plugin: 'net-policy',
+              pattern: '*.example.com',
+              access: 'prompt',
+              source: 'policy.yaml#network[0]',
+            },
+          });
+          return undefined;
+        });
+      },
+    };
+    const guard = guardFor(ws, { strategy: d, timeoutMs: 30_000 }, { plugins: [network] });
+    const got = raised(d, 1);
+    const call = guard.check({ tool: 'bash', args: { command: 'curl https://example.com/x' } }, ws.ctx('s1'));
+    const [e] = await got;
+    expect(e!.item.command).toBe('curl https://example.com/x');
+    expect(e!.item.hosts).toEqual([
+      {
+        raw: 'https://example.com/x',
+        host: 'example.com',
+        port: 443,
+        method: 'GET',
+        code: 'NETWORK_PROMPT',
+        reason: 'host needs approval',
+        rule: '*.example.com (prompt) from policy.yaml#network[0]',
+      },
+    ]);
+    await d.respond(e!.item.id, { approved: false, by: 'ann' });
+    expect((await call).action).toBe('deny');
   });
 
   it('bad options fail at construction', () => {
