@@ -111,7 +111,7 @@ describe('installed with npm into an empty directory', () => {
     const r = run(process.execPath, [
       '-e',
       `const names = ['@toolgate/core', '@toolgate/folder-rules', '@toolgate/shell', '@toolgate/audit-log',
-        '@toolgate/webhooks', '@toolgate/approvals', '@toolgate/mcp', '@toolgate/ai-sdk', '@toolgate/console', 'toolgate'];
+        '@toolgate/webhooks', '@toolgate/approvals', '@toolgate/mcp', '@toolgate/ai-sdk', '@toolgate/console', '@toolgate/store-redis', 'toolgate'];
        console.log(names.map((n) => n + ':' + Object.keys(require(n)).length).join(' '));
        const { createGuard } = require('@toolgate/core');
        const { folderRules } = require('@toolgate/folder-rules');
