@@ -50,7 +50,7 @@ describe('toolgate init', () => {
       // node detected: the npm cache is readable (not for strict)
       expect(text.includes('~/.npm/**')).toBe(preset !== 'strict');
       const lint = toolgate(['lint'], web);
-      expect(lint.stdout).toMatch(/0 error\(s\).*tests 7 passed, 0 failed/);
+      expect(lint.stdout).toMatch(/0 error\(s\).*tests 10 passed, 0 failed/);
       expect(lint.code).toBe(0);
       // and it works with no flags from anywhere in the project
       expect(check('read_file', '~/.ssh/id_rsa', web)).toBe(1);

@@ -1,3 +1,5 @@
+import { networkLines } from './networkLines.js';
+
 /** The starter policies `toolgate init` offers. */
 export const PRESETS = ['standard', 'strict', 'open'] as const;
 export type Preset = (typeof PRESETS)[number];
@@ -84,9 +86,10 @@ function rule(l: Line): string {
 /** A starter policy in the native dialect, every rule explained, with tests that `toolgate lint` runs. */
 export function renderPreset(
   preset: Preset,
-  project: { root: string; kinds: readonly string[] },
+  project: { root: string; kinds: readonly string[]; remotes?: readonly string[] },
   sandbox: { ok: true } | { ok: false; reason: string } = { ok: true },
 ): string {
+  const network = networkLines(preset, project.kinds, project.remotes ?? []);
   const env: Line =
     preset === 'strict'
       ? { comment: '.env files hold secrets: denied', pattern: '<workspace>/**/.env*', access: 'deny' }
@@ -141,6 +144,7 @@ mode: tiered
 ${defaultWhy}
 default: ${defaultWord}
 ${sandboxLines(sandbox)}
+${network.section}
 rules:
 ${lines.map(rule).join('')}
 # The policy's own proof: \`toolgate lint\` fails if a change breaks one of these.
@@ -152,6 +156,7 @@ tests:
   - { path: "/srv/elsewhere/file", op: write, expect: deny }
   - { path: "<workspace>/toolgate.yaml", op: write, expect: deny }
   - { path: "<workspace>/.claude/settings.json", op: write, expect: deny }
+${network.tests.join('\n')}
 
 # Third-party plugins (installed in this project), loaded by the CLI, the hook and the MCP gateway alike:
 # plugins:

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { userConfigDir } from '../config/discoverPolicy.js';
 import { UsageError } from '../exitCodes.js';
 import { detectProject } from './detectProject.js';
+import { gitRemoteHosts } from './gitRemotes.js';
 import { PRESET_SUMMARY, PRESETS, type Preset, renderPreset } from './presets.js';
 
 export interface InitOptions {
@@ -58,7 +59,8 @@ export async function runInit(
   // Probe bubblewrap once (a real `bwrap --version` and a trial namespace): the policy says what this machine can do.
   const { probeSandbox } = await import('@toolgate/sandbox');
   const probe = probeSandbox();
-  const text = renderPreset(preset, project, probe.ok ? { ok: true } : probe);
+  const remotes = gitRemoteHosts(project.root);
+  const text = renderPreset(preset, { ...project, remotes }, probe.ok ? { ok: true } : probe);
   if (options.stdout) {
     out.write(text);
     return 0;
@@ -87,6 +89,7 @@ export async function runInit(
         ? '  sandbox: uncertain — what analysis cannot prove runs inside bubblewrap, compiled from the policy'
         : `  uncertain: prompt — bubblewrap is not usable here (${probe.reason.split('\n')[0]}), so unproven calls ask you`,
       `  project: ${project.root}${project.kinds.length ? ` (${project.kinds.join(', ')})` : ''}`,
+      `  network: registries of the project, its git remotes${remotes.length ? ` (${remotes.join(', ')})` : ''} and localhost allowed; other hosts ${preset === 'strict' ? 'denied' : 'asked about'}`,
       `  other presets: ${PRESETS.filter((p) => p !== preset).join(', ')} (toolgate init --preset <name> --force)`,
       'next:',
       `  toolgate lint                        # runs the policy's own tests`,
