@@ -97,6 +97,7 @@ beforeEach(() => {
   allowed.connections = 0;
   evil.connections = 0;
   allowed.bodies.length = 0;
+  allowed.hosts.length = 0;
   evil.bodies.length = 0;
 });
 
@@ -148,6 +149,15 @@ describe('allowlist through the proxy', () => {
         rule: 'allow allowed.test',
       }),
     ]);
+  });
+
+  it('the Host sent upstream is the judged one: a forged Host header cannot pick another virtual host', async () => {
+    const r = await inSandbox(
+      allowlist,
+      curl('-H', 'Host: evil.test', `http://allowed.test:${allowed.port}/`),
+    );
+    expect(r.stdout).toBe('allowed-ok');
+    expect(allowed.hosts).toEqual([`allowed.test:${allowed.port}`]);
   });
 
   it('a host not in the list gets 403 naming host and rule, and its server sees nothing', async () => {

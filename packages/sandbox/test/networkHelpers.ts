@@ -9,6 +9,8 @@ export interface CountingServer {
   address: string;
   connections: number;
   bodies: string[];
+  /** The Host header of each request. */
+  hosts: string[];
 }
 
 export async function countingServer(address: string, text: string): Promise<CountingServer> {
@@ -20,10 +22,11 @@ export async function countingServer(address: string, text: string): Promise<Cou
     });
     req.on('end', () => {
       s.bodies.push(body);
+      s.hosts.push(req.headers.host ?? '');
       res.end(text);
     });
   });
-  const s: CountingServer = { server, port: 0, address, connections: 0, bodies: [] };
+  const s: CountingServer = { server, port: 0, address, connections: 0, bodies: [], hosts: [] };
   server.on('connection', () => {
     s.connections++;
   });

@@ -38,10 +38,15 @@ function forwardHeaders(raw: readonly string[]): string[] {
   return out;
 }
 
-/** An HTTP/1.0 client may send no Host: the request upstream is HTTP/1.1, which needs one. */
+/**
+ * The Host upstream is the one judged: the URL's. A client's own Host naming another site would reach that
+ * site's virtual host on a shared server or CDN (domain fronting); an HTTP/1.0 client may send none.
+ */
 function withHost(raw: string[], host: string): string[] {
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'host') return raw;
-  return ['Host', host, ...raw];
+  const out = ['Host', host];
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.toLowerCase() !== 'host') out.push(raw[i]!, raw[i + 1]!);
+  return out;
 }
 
 export interface HttpProxyOptions {
