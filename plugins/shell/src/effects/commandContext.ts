@@ -200,6 +200,12 @@ export interface CommandContext
   /** Name as looked up in the table (basename, without a leading backslash). */
   readonly name: string;
   readonly args: readonly Field[];
+  /**
+   * `compute()` once for this run of the command (never across commands or calls): its network model and
+   * its path model share what they read (curl's config files, ssh's, wget's), whose accesses the first
+   * emits.
+   */
+  once<T>(key: string, compute: () => T): T;
 }
 
 export type CommandHandler = (cx: CommandContext) => void;

@@ -17,6 +17,8 @@ export class CommandCx implements CommandContext {
     readonly name: string,
     readonly args: readonly Field[],
     private readonly depth: number,
+    /** Shared by the models of this one command run (its network model and its path model). */
+    private readonly memo: Map<string, unknown> = new Map(),
   ) {}
 
   private origin(o?: EmitOptions): string {
@@ -33,6 +35,12 @@ export class CommandCx implements CommandContext {
   }
   uncertain(reason: string, op: Op = 'write', raw = this.name): void {
     this.p.sink.uncertain(raw, op, this.name, reason);
+  }
+  once<T>(key: string, compute: () => T): T {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const value = compute();
+    this.memo.set(key, value);
+    return value;
   }
   reach(r: Reach): void {
     this.p.sink.reach({ ...r, origin: `${this.p.sink.prefix}:${r.origin ?? this.name}` });

@@ -82,13 +82,14 @@ export class CommandRunner {
     const handler = shellBuiltins[name] ?? commandTable.get(name);
     // What the command reaches on the network is its own model, beside the path model (or the unknown rule):
     // first, so the configuration it reads is read before the command's own writes could change it.
-    reachTable.get(name)?.(this.context(name, args, depth));
+    const once = new Map<string, unknown>();
+    reachTable.get(name)?.(this.context(name, args, depth, once));
     if (!handler) {
       sink.unknownCommand(name);
       this.unknownOperands(name, args);
       return;
     }
-    handler(this.context(name, args, depth));
+    handler(this.context(name, args, depth, once));
   }
 
   /**
@@ -287,8 +288,13 @@ export class CommandRunner {
     unknownCommand(args, this.context(name, args, 0));
   }
 
-  private context(name: string, args: readonly Field[], depth: number): CommandContext {
-    return new CommandCx(this.parts, name, args, depth);
+  private context(
+    name: string,
+    args: readonly Field[],
+    depth: number,
+    once?: Map<string, unknown>,
+  ): CommandContext {
+    return new CommandCx(this.parts, name, args, depth, once);
   }
 }
 

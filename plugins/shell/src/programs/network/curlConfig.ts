@@ -128,6 +128,11 @@ export function curlConfigArgs(text: string): { args: string[] } | { uncertain: 
  * that cannot be read or parsed, and a variable of unknown value on the search path are uncertain.
  */
 export function curlConfigFields(cx: CommandContext, argv: readonly Field[]): Field[] {
+  // Read once a run: curl's path model and its network model both apply the same configuration.
+  return cx.once('curl-config', () => configFields(cx, argv));
+}
+
+function configFields(cx: CommandContext, argv: readonly Field[]): Field[] {
   const out: Field[] = [];
   const first = argv[0];
   const disabled =

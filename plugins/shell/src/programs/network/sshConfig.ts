@@ -125,6 +125,12 @@ function configFile(cx: CommandContext, f: Field, base: string, depth: number): 
  * network model's `Host` matching.
  */
 export function sshInputs(cx: CommandContext, configOption: Field | undefined): string | null {
+  // Read once a run: the path model and the network model (and each of git's ssh remotes) share them.
+  const key = `ssh-config\0${configOption?.raw ?? ''}\0${configOption?.value ?? ''}`;
+  return cx.once(key, () => readSshInputs(cx, configOption));
+}
+
+function readSshInputs(cx: CommandContext, configOption: Field | undefined): string | null {
   const texts: (string | null)[] = [];
   if (configOption) {
     if (configOption.uncertain !== undefined) texts.push(null);

@@ -151,6 +151,14 @@ export function wgetConfigCommands(
   cx: CommandContext,
   opts: readonly { name: string; value?: Field }[],
 ): WgetrcCommand[] {
+  // Read once a run: wget's path model and its network model apply the same commands.
+  return cx.once('wget-config', () => configCommands(cx, opts));
+}
+
+function configCommands(
+  cx: CommandContext,
+  opts: readonly { name: string; value?: Field }[],
+): WgetrcCommand[] {
   let explicit: Field | undefined;
   let chosen = false;
   for (const o of opts) {
