@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { compileHostPattern, type HostMatcher } from './hostPattern.js';
-import { ipv4InPrefix, ipv4Number, ipv6Groups, ipv6InPrefix, mappedIpv4 } from './ipAddress.js';
+import { ipv4Number, ipv6Groups, ipv6InPrefix, mappedIpv4 } from './ipAddress.js';
 import { type NetworkRule, type NetworkSection, parseNetworkSection } from './networkSection.js';
 import { normaliseHost } from './parseTarget.js';
 import type {
@@ -66,6 +66,18 @@ function applies(e: Entry, req: NetworkRequest, method: NetMethod): boolean {
   return true;
 }
 
+// Already in the WHATWG parser's output form: lower-case LDH labels, no punycode to validate, and a last label
+// that is no number (`2130706433`, `0x7f.1`, `127.1` are IPv4 addresses the parser rewrites). Such a host is
+// what normaliseHost would return; anything else goes through it (a URL parse costs ~0.6 µs).
+const CANONICAL_NAME = /^(?!.*(?:^|\.)xn--)[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
+const NUMERIC_LABEL = /(?:^|\.)(?:0x[0-9a-f]*|[0-9]+)$/;
+
+function canonicalHost(host: unknown): string | null {
+  if (typeof host !== 'string') return null;
+  if (host.length <= 253 && CANONICAL_NAME.test(host) && !NUMERIC_LABEL.test(host)) return host;
+  return normaliseHost(host);
+}
+
 function hashOf(section: { default: NetworkAction; rules: readonly NetworkRule[] }): string {
   const body = {
     default: section.default,
@@ -94,7 +106,8 @@ export function compileNetworkRules(section: NetworkSection): NetworkPolicy {
   const any: Entry[] = [];
   const names = new Map<string, Entry[]>();
   const suffixes = new Map<string, Array<Entry & { apex: boolean }>>();
-  const v4: Array<Entry & { net: number; prefix: number }> = [];
+  // IPv4 ranges by prefix length, then by network number: one map lookup per distinct prefix length.
+  const v4: Map<number, Map<number, Entry[]>> = new Map();
   const v6: Array<Entry & { net: readonly number[]; prefix: number }> = [];
   rules.forEach((rule, index) => {
     const matchers = compileHostPattern(rule.host);
@@ -114,8 +127,11 @@ export function compileNetworkRules(section: NetworkSection): NetworkPolicy {
       if (m.kind === 'any') any.push(entry);
       else if (m.kind === 'name') push(names, m.name, entry);
       else if (m.kind === 'suffix') push(suffixes, m.suffix, { ...entry, apex: m.apex });
-      else if (m.kind === 'v4') v4.push({ ...entry, net: m.net, prefix: m.prefix });
-      else v6.push({ ...entry, net: m.net, prefix: m.prefix });
+      else if (m.kind === 'v4') {
+        let byNet = v4.get(m.prefix);
+        if (!byNet) v4.set(m.prefix, (byNet = new Map()));
+        push(byNet, Math.floor(m.net / 2 ** (32 - m.prefix)), entry);
+      } else v6.push({ ...entry, net: m.net, prefix: m.prefix });
     }
   });
   const unrestricted = defaultAction === 'allow' && rules.every((r) => r.action === 'allow');
@@ -149,7 +165,8 @@ export function compileNetworkRules(section: NetworkSection): NetworkPolicy {
       addr4 = mappedIpv4(groups);
     }
     if (addr4 !== undefined) {
-      for (const e of v4) if (ipv4InPrefix(addr4, e.net, e.prefix)) consider(e);
+      for (const [prefix, byNet] of v4)
+        for (const e of byNet.get(Math.floor(addr4 / 2 ** (32 - prefix))) ?? []) consider(e);
       return top;
     }
     if (groups) return top;
@@ -163,7 +180,7 @@ export function compileNetworkRules(section: NetworkSection): NetworkPolicy {
   const explain = (request: NetworkRequest) => {
     if (unrestricted)
       return { verdict: defaultVerdict, host: typeof request?.host === 'string' ? request.host : null };
-    const host = request !== null && typeof request === 'object' ? normaliseHost(request.host) : null;
+    const host = request !== null && typeof request === 'object' ? canonicalHost(request.host) : null;
     if (host === null)
       return {
         verdict: { action: 'deny' as const, rule: `invalid host ${JSON.stringify(String(request?.host))}` },

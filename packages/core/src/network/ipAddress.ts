@@ -72,10 +72,3 @@ export function ipv6InPrefix(addr: readonly number[], net: readonly number[], pr
   }
   return true;
 }
-
-/** Whether the first `prefix` bits of two IPv4 numbers agree. */
-export function ipv4InPrefix(addr: number, net: number, prefix: number): boolean {
-  if (prefix === 0) return true;
-  const shift = 32 - prefix;
-  return Math.floor(addr / 2 ** shift) === Math.floor(net / 2 ** shift);
-}
