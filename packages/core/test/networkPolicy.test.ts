@@ -170,6 +170,12 @@ describe('network matcher: encoded hosts (attacks with allowed twins)', () => {
     expect(p.decide({ host: '2130706433', method: 'read' }).action).toBe('deny');
     expect(p.decide({ host: '[::1]', method: 'read' }).action).toBe('deny');
     expect(p.decide({ host: 'ok.com', method: 'read' }).action).toBe('allow');
+    // forms a fast path for already-normal names must not take as names
+    expect(p.decide({ host: '127.1', method: 'read' }).action).toBe('deny');
+    expect(p.decide({ host: '0x7f.1', method: 'read' }).action).toBe('deny');
+    expect(p.decide({ host: 'a.0x7f000001', method: 'read' }).action).toBe('deny'); // not a host at all
+    expect(p.decide({ host: 'xn--pple-43d.com', method: 'read' }).action).toBe('deny');
+    expect(p.decide({ host: 'v1.api.ok.com', method: 'read' }).action).toBe('allow');
   });
 
   it('no host at all is denied, never allowed', () => {
