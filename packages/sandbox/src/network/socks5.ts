@@ -1,11 +1,14 @@
-import { connect, type Socket } from 'node:net';
-import { normaliseHost } from '@toolgate/core';
+import type { Socket } from 'node:net';
+import { lazyBuiltin, normaliseHost } from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
 import { type Judge, record } from './judge.js';
 import { connectAddress, tunnelScheme } from './target.js';
 
 // SOCKS5 (RFC 1928), CONNECT only, no authentication: what `ALL_PROXY=socks5h://…` clients (curl, git's
 // http, pip with PySocks) and ssh's ProxyCommand helpers speak. Names are resolved by the proxy (ATYP 3).
+
+// Loaded when a proxy serves (see httpProxy.ts).
+const net = lazyBuiltin<typeof import('node:net')>('node:net');
 
 const REPLY = {
   ok: 0,
@@ -130,7 +133,7 @@ export async function serveSocks5(
   const verdict = await judge({ host, port, scheme: tunnelScheme(port), method: 'write' }, 'socks5');
   if (verdict.action === 'deny') return void client.end(reply(REPLY.notAllowed));
   const rest = r.rest();
-  const upstream = connect({ host: connectAddress(host, hosts), port });
+  const upstream = net().connect({ host: connectAddress(host, hosts), port });
   upstream.setNoDelay(true);
   client.setNoDelay(true);
   let connected = false;

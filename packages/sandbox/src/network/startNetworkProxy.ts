@@ -1,12 +1,21 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
-import { type CompiledNetworkPolicy, describeValue, normaliseHost, ToolgateError } from '@toolgate/core';
+import {
+  type CompiledNetworkPolicy,
+  describeValue,
+  lazyBuiltin,
+  normaliseHost,
+  ToolgateError,
+} from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
 import { createHttpProxy } from './httpProxy.js';
 import { createJudge, type PromptRequest } from './judge.js';
 import { proxyBase } from './proxyDir.js';
 import { serveSocks5 } from './socks5.js';
+
+// Loaded when a proxy starts (see httpProxy.ts).
+const net = lazyBuiltin<typeof import('node:net')>('node:net');
 
 export interface NetworkProxyOptions {
   /** The compiled `network` section (folder-rules' `policy.network`). */
@@ -109,7 +118,7 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
   });
   const http = createHttpProxy({ judge, hosts, onConnection: options.onConnection });
   const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
+  const server = net().createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
