@@ -9,6 +9,9 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: it had no persistence). */
   restart(): Promise<void>;
+  /** SIGSTOP / SIGCONT: connections stay open and nothing answers, as in a network partition. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -89,5 +92,7 @@ export async function startRedis(): Promise<TestRedis> {
       child = await launch(port);
     },
     stop: () => exited(child, 'SIGKILL'),
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
   };
 }

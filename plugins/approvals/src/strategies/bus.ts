@@ -70,6 +70,9 @@ export function busStrategy(bus: ApprovalBus, options: BusStrategyOptions = {}):
         const fail = (error: unknown) => {
           if (done) return;
           done = true;
+          // Settle it for approvers too: a publish that timed out may still reach the store later, and an
+          // approver must not answer a question nobody waits for.
+          bus.withdraw?.(request.id, Date.now() >= deadline - 5 ? 'timeout' : 'withdrawn').catch(() => {});
           subscriber.error(error instanceof Error ? error : new Error(String(error)));
         };
         // Listen first: an approver may answer the moment the question is out.
