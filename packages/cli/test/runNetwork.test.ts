@@ -90,10 +90,15 @@ function records(file: string): Array<Record<string, unknown>> {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** The proxies' directories (one per run, under this user's `<tmp>/toolgate-net-<uid>`). */
+/**
+ * The directories of the CLI's proxies (one per run, named by 32 hex digits, under this user's
+ * `<tmp>/toolgate-net-<uid>`; proxies of other test files running meanwhile are named `run-…`).
+ */
 const proxyDirs = () => {
   try {
-    return readdirSync(join(tmpdir(), `toolgate-net-${process.getuid?.() ?? 0}`));
+    return readdirSync(join(tmpdir(), `toolgate-net-${process.getuid?.() ?? 0}`)).filter((n) =>
+      /^[0-9a-f]{32}$/.test(n),
+    );
   } catch {
     return [];
   }
