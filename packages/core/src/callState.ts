@@ -1,7 +1,7 @@
 import { type CreateAccessOptions, createAccess } from './createAccess.js';
+import type { NetworkAccess } from './network/types.js';
 import type { ResolveOptions } from './resolvePath.js';
 import { resolvePath } from './resolvePath.js';
-import type { NetworkAccess } from './network/types.js';
 import type {
   Access,
   CallContext,
@@ -71,7 +71,11 @@ export class CallStateImpl implements CallState {
   // Allocated on first use: most calls record no prompt, no match and resolve nothing twice.
   private promptList: PromptFinding[] | undefined = undefined;
   private matchList: MatchedRule[] | undefined = undefined;
+  /** Resolutions with the default options, by raw text. */
   private cache: Map<string, ResolvedPath> | undefined = undefined;
+  /** Resolutions with other options (`followFinal: false`, no tilde or variables), by flags and raw text. */
+  private flagged: Map<string, ResolvedPath> | undefined = undefined;
+  private plainOptions: ResolveOptions | undefined = undefined;
   private claims: Set<string> | undefined = undefined;
   private rewriteMap: Map<string, unknown> | undefined = undefined;
   private realDirs: Set<string> | undefined = undefined;
@@ -118,6 +122,11 @@ export class CallStateImpl implements CallState {
     return this.rewriteMap ?? new Map();
   }
 
+  /** Whether any rewrite was recorded (without allocating an empty map). */
+  get hasRewrites(): boolean {
+    return this.rewriteMap !== undefined && this.rewriteMap.size > 0;
+  }
+
   rewriteArg(name: string, value: unknown): void {
     if (typeof name !== 'string' || name === '') return;
     if (!this.rewriteMap) this.rewriteMap = new Map();
@@ -139,15 +148,33 @@ export class CallStateImpl implements CallState {
   }
 
   resolve(raw: string, options?: ResolveOptions): ResolvedPath {
-    const key = options
-      ? `${options.followFinal === false ? 'L' : 'F'}${options.tilde === false ? 't' : 'T'}${options.vars === false ? 'v' : 'V'}\0${raw}`
-      : `FTV\0${raw}`;
-    this.cache ??= new Map();
-    let hit = this.cache.get(key);
+    this.realDirs ??= new Set();
+    // The usual resolution (follow the last link, expand `~` and variables) is keyed by the raw text alone;
+    // the others by their flags too. Only the flags and this call's real directories reach `resolvePath`.
+    if (
+      options === undefined ||
+      (options.followFinal !== false && options.tilde !== false && options.vars !== false)
+    ) {
+      this.cache ??= new Map();
+      let hit = this.cache.get(raw);
+      if (hit === undefined) {
+        this.plainOptions ??= { realDirs: this.realDirs };
+        hit = resolvePath(raw, this.ctx, this.plainOptions);
+        this.cache.set(raw, hit);
+      }
+      return hit;
+    }
+    const key = `${options.followFinal === false ? 'L' : 'F'}${options.tilde === false ? 't' : 'T'}${options.vars === false ? 'v' : 'V'}\0${raw}`;
+    this.flagged ??= new Map();
+    let hit = this.flagged.get(key);
     if (hit === undefined) {
-      this.realDirs ??= new Set();
-      hit = resolvePath(raw, this.ctx, { ...options, realDirs: this.realDirs });
-      this.cache.set(key, hit);
+      hit = resolvePath(raw, this.ctx, {
+        followFinal: options.followFinal !== false,
+        tilde: options.tilde !== false,
+        vars: options.vars !== false,
+        realDirs: this.realDirs,
+      });
+      this.flagged.set(key, hit);
     }
     return hit;
   }

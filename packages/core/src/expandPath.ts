@@ -32,6 +32,10 @@ function lookup(name: string, ctx: ExpandContext): string | undefined {
 
 /** Expands `<workspace>`, tilde forms and variables in a raw path; anything it cannot know makes it uncertain. */
 export function expandPath(raw: string, ctx: ExpandContext, options: ExpandOptions = {}): Expansion {
+  // Most paths hold nothing to expand (no `<workspace>`, `~` or `$`): answered without the machinery below.
+  const first = raw.charCodeAt(0);
+  if (first !== 60 /* < */ && first !== 126 /* ~ */ && (options.vars === false || !raw.includes('$')))
+    return { value: raw, certain: true };
   let value = raw;
   let certain = true;
   let reason: string | undefined;

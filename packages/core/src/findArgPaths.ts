@@ -50,97 +50,119 @@ const MAX_JSON_TEXT = 65536;
  * ```
  */
 export function findArgPaths(args: Record<string, unknown>, options: FindArgPathsOptions): ArgPathsResult {
-  const found: ArgPath[] = [];
-  let nodes = 0;
-  let overflow: string | undefined;
-  const loose = options.mode === 'loose';
-
-  const counts = (kind: PathKeyKind, value: string): boolean => {
-    if (kind === 'path') return true;
-    if (kind === 'end' || kind === 'weak') return loose ? looksPathish(value) : true;
-    if (kind === 'maybe') return looksPathish(value);
-    return false;
+  const w: Walk = {
+    found: [],
+    nodes: 0,
+    overflow: undefined,
+    loose: options.mode === 'loose',
+    skip: options.skip,
   };
+  visit(w, args, '', '', 'none', 0, false);
+  return w.overflow !== undefined ? { found: w.found, overflow: w.overflow } : { found: w.found };
+}
 
-  // `inPath`: beneath an argument whose name says path (`path: {uri: "/etc/x"}`): a value shaped like a path
-  // there is one, even in a file tool's arguments.
-  const visit = (
-    value: unknown,
-    where: string,
-    key: string,
-    kind: PathKeyKind,
-    depth: number,
-    inPath = false,
-  ): void => {
-    if (overflow !== undefined) return;
-    if (++nodes > MAX_NODES) {
-      overflow = `more than ${MAX_NODES} argument values`;
+/** One walk's state (module-level functions: no closures allocated per call). */
+interface Walk {
+  found: ArgPath[];
+  nodes: number;
+  overflow: string | undefined;
+  loose: boolean;
+  skip: ReadonlySet<string> | undefined;
+}
+
+function counts(w: Walk, kind: PathKeyKind, value: string): boolean {
+  if (kind === 'path') return true;
+  if (kind === 'end' || kind === 'weak') return w.loose ? looksPathish(value) : true;
+  if (kind === 'maybe') return looksPathish(value);
+  return false;
+}
+
+// `inPath`: beneath an argument whose name says path (`path: {uri: "/etc/x"}`): a value shaped like a path
+// there is one, even in a file tool's arguments.
+function visit(
+  w: Walk,
+  value: unknown,
+  where: string,
+  key: string,
+  kind: PathKeyKind,
+  depth: number,
+  inPath: boolean,
+): void {
+  if (w.overflow !== undefined) return;
+  if (++w.nodes > MAX_NODES) {
+    w.overflow = `more than ${MAX_NODES} argument values`;
+    return;
+  }
+  if (depth > MAX_DEPTH) {
+    w.overflow = `arguments nested deeper than ${MAX_DEPTH}`;
+    return;
+  }
+  const loose = w.loose;
+  if (typeof value === 'string') {
+    if (kind !== 'none' && counts(w, kind, value)) {
+      // A remote URL under a path name (`file: "https://…"`) is fetched, not opened here.
+      if (!isRemoteUrl(value)) w.found.push({ where, key, value, by: 'name', kind });
       return;
     }
-    if (depth > MAX_DEPTH) {
-      overflow = `arguments nested deeper than ${MAX_DEPTH}`;
+    if (isDataKey(key)) return;
+    // A `file://` URI is a path in any tool; other shapes count where the tool is not known (or beneath
+    // a path-named argument).
+    if ((loose || inPath || /^file:/i.test(value)) && looksLikePath(value)) {
+      w.found.push({ where, key, value, by: 'shape', kind });
       return;
     }
-    if (typeof value === 'string') {
-      if (kind !== 'none' && counts(kind, value)) {
-        // A remote URL under a path name (`file: "https://…"`) is fetched, not opened here.
-        if (!isRemoteUrl(value)) found.push({ where, key, value, by: 'name', kind });
+    // An unknown tool's argument may be JSON text (`{"payload": "{\"path\": \"/etc/x\"}"}`): what it
+    // holds is walked as if it were the argument itself.
+    if (loose && /^\s*[[{]/.test(value) && value.length <= MAX_JSON_TEXT) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
         return;
       }
-      if (isDataKey(key)) return;
-      // A `file://` URI is a path in any tool; other shapes count where the tool is not known (or beneath
-      // a path-named argument).
-      if ((loose || inPath || /^file:/i.test(value)) && looksLikePath(value)) {
-        found.push({ where, key, value, by: 'shape', kind });
-        return;
-      }
-      // An unknown tool's argument may be JSON text (`{"payload": "{\"path\": \"/etc/x\"}"}`): what it
-      // holds is walked as if it were the argument itself.
-      if (loose && /^\s*[[{]/.test(value) && value.length <= MAX_JSON_TEXT) {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(value);
-        } catch {
-          return;
-        }
-        if (parsed !== null && typeof parsed === 'object')
-          visit(parsed, `${where}(json)`, key, kind, depth + 1, inPath);
-      }
-      return;
+      if (parsed !== null && typeof parsed === 'object')
+        visit(w, parsed, `${where}(json)`, key, kind, depth + 1, inPath);
     }
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) visit(value[i], `${where}[${i}]`, key, kind, depth + 1, inPath);
-      return;
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) visit(w, value[i], `${where}[${i}]`, key, kind, depth + 1, inPath);
+    return;
+  }
+  if (value !== null && typeof value === 'object') {
+    // A file tool's top-level path argument given an object (`read_file {path: {}}`): reported, so the
+    // caller refuses a path it cannot read; what is inside is walked as well.
+    if (!loose && kind === 'path' && depth === 1) w.found.push({ where, key, value, by: 'name', kind });
+    const under = inPath || kind === 'path';
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      if (depth === 0 && w.skip?.has(k)) continue;
+      // A map keyed by path (`files: {"/etc/cron.d/x": "* * * * * …"}`, `{"~/.ssh/config": …}`): the key
+      // names a file as surely as a value would (hidden corpus: a path as an object key was never judged).
+      if ((loose || under || /^file:/i.test(k)) && !isRemoteUrl(k) && looksLikePath(k))
+        w.found.push({
+          where: `${where === '' ? '' : where}[${JSON.stringify(k)}]`,
+          key: k,
+          value: k,
+          by: 'shape',
+          kind: 'none',
+        });
+      visit(
+        w,
+        (value as Record<string, unknown>)[k],
+        where === '' ? k : `${where}.${k}`,
+        k,
+        pathKeyKind(k),
+        depth + 1,
+        under,
+      );
     }
-    if (value !== null && typeof value === 'object') {
-      // A file tool's top-level path argument given an object (`read_file {path: {}}`): reported, so the
-      // caller refuses a path it cannot read; what is inside is walked as well.
-      if (!loose && kind === 'path' && depth === 1) found.push({ where, key, value, by: 'name', kind });
-      const under = inPath || kind === 'path';
-      for (const [k, v] of Object.entries(value)) {
-        if (options.skip?.has(k) && depth === 0) continue;
-        // A map keyed by path (`files: {"/etc/cron.d/x": "* * * * * …"}`, `{"~/.ssh/config": …}`): the key
-        // names a file as surely as a value would (hidden corpus: a path as an object key was never judged).
-        if ((loose || under || /^file:/i.test(k)) && !isRemoteUrl(k) && looksLikePath(k))
-          found.push({
-            where: `${where === '' ? '' : where}[${JSON.stringify(k)}]`,
-            key: k,
-            value: k,
-            by: 'shape',
-            kind: 'none',
-          });
-        visit(v, where === '' ? k : `${where}.${k}`, k, pathKeyKind(k), depth + 1, under);
-      }
-      return;
-    }
-    // A number or boolean under a path name is no path; a file tool's top-level path argument given one
-    // is reported so the caller can refuse it (`read_file {path: 42}`).
-    if (kind === 'path' && depth === 1 && value !== undefined && value !== null)
-      found.push({ where, key, value, by: 'name', kind });
-  };
-
-  visit(args, '', '', 'none', 0);
-  return overflow !== undefined ? { found, overflow } : { found };
+    return;
+  }
+  // A number or boolean under a path name is no path; a file tool's top-level path argument given one
+  // is reported so the caller can refuse it (`read_file {path: 42}`).
+  if (kind === 'path' && depth === 1 && value !== undefined && value !== null)
+    w.found.push({ where, key, value, by: 'name', kind });
 }
 
 /**

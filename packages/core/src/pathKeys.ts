@@ -39,14 +39,25 @@ const WEAK_WORDS = new Set(['from', 'to', 'output', 'out', 'input']);
 /** Whole names that are a working directory or a path although their last word is not one. */
 const WHOLE = new Set(['workingdirectory', 'cwd', 'workdir', 'dirpath', 'savepath', 'outputpath']);
 
+// Argument names repeat on every call (`path`, `content`): split once each, bounded so hostile names cannot
+// grow it. The arrays are frozen because they are shared.
+const wordsCache = new Map<string, readonly string[]>();
+const WORDS_CACHE_MAX = 4096;
+
 /** The words of an argument name: `sourceFilePath` → source, file, path; `dest-dir` → dest, dir. */
-export function keyWords(key: string): string[] {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '');
+export function keyWords(key: string): readonly string[] {
+  let words = wordsCache.get(key);
+  if (words !== undefined) return words;
+  words = Object.freeze(
+    key
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w !== ''),
+  );
+  if (wordsCache.size < WORDS_CACHE_MAX) wordsCache.set(key, words);
+  return words;
 }
 
 // Argument names are few and repeat on every call: judged once each. Bounded so hostile names cannot grow it.
@@ -73,7 +84,7 @@ export function pathKeyKind(key: string): PathKeyKind {
   return kind;
 }
 
-function judge(words: string[]): PathKeyKind {
+function judge(words: readonly string[]): PathKeyKind {
   const last = words.at(-1);
   const first = words[0];
   if (last === undefined || first === undefined) return 'none';
@@ -123,9 +134,15 @@ const DATA_WORDS = new Set([
   'source_code',
 ]);
 
+const dataCache = new Map<string, boolean>();
+
 /** Whether a name holds data text (so a path-shaped value under it is not a path). */
 export function isDataKey(key: string): boolean {
+  let data = dataCache.get(key);
+  if (data !== undefined) return data;
   const words = keyWords(key);
   const last = words.at(-1);
-  return last !== undefined && (DATA_WORDS.has(last) || DATA_WORDS.has(words.join('_')));
+  data = last !== undefined && (DATA_WORDS.has(last) || DATA_WORDS.has(words.join('_')));
+  if (dataCache.size < CACHE_MAX) dataCache.set(key, data);
+  return data;
 }

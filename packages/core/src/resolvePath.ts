@@ -225,24 +225,20 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
   const expansion = expandPath(raw, ctx, options);
   const expanded = expansion.value;
   const full = expanded.startsWith('/') ? expanded : `${ctx.cwd}/${expanded}`;
-  const lexical = posix.resolve(full);
+  // An absolute path with no empty, `.` or `..` component and no trailing slash is its own lexical form.
+  const lexical = full.length > 1 && !NOT_NORMAL.test(full) ? full : posix.resolve(full);
   const hops: SymlinkHop[] = [];
-  const uncertain = (reason: string): ResolvedPath => ({
-    raw,
-    expanded,
-    lexical,
-    real: null,
-    certain: false,
-    reason,
-    hops,
-    exists: false,
-  });
-  if (!expansion.certain) return uncertain(expansion.reason ?? 'cannot expand');
+  if (!expansion.certain) return uncertain(raw, expanded, lexical, hops, expansion.reason ?? 'cannot expand');
 
   let result: Walk;
-  const trailingSlash = full.endsWith('/');
-  const base = posix.basename(full);
-  if (options.followFinal === false && !trailingSlash && base !== '.' && base !== '..' && lexical !== '/') {
+  const base = options.followFinal === false ? posix.basename(full) : '';
+  if (
+    options.followFinal === false &&
+    !full.endsWith('/') &&
+    base !== '.' &&
+    base !== '..' &&
+    lexical !== '/'
+  ) {
     const parent = resolveFull(posix.dirname(full), posix.dirname(lexical), hops, options.realDirs);
     if (parent.real === null) result = parent;
     else {
@@ -261,6 +257,19 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
     result = resolveFull(full, lexical, hops, options.realDirs);
   }
 
-  if (result.real === null) return uncertain(result.reason ?? 'unresolvable');
+  if (result.real === null) return uncertain(raw, expanded, lexical, hops, result.reason ?? 'unresolvable');
   return { raw, expanded, lexical, real: result.real, certain: true, hops, exists: result.exists };
+}
+
+/** `//`, `/./`, `/../`, or a trailing `/`, `/.`, `/..`: posix.resolve has something to normalise. */
+const NOT_NORMAL = /\/\.{0,2}(?:\/|$)/;
+
+function uncertain(
+  raw: string,
+  expanded: string,
+  lexical: string,
+  hops: SymlinkHop[],
+  reason: string,
+): ResolvedPath {
+  return { raw, expanded, lexical, real: null, certain: false, reason, hops, exists: false };
 }

@@ -83,7 +83,7 @@ export function buildDecision(p: DecisionParts): Decision {
         ? Object.freeze(sandboxEnvelope(p.sandboxed, p.tool, state.id))
         : undefined;
   const args =
-    action === 'allow' && state.rewrites.size > 0
+    action === 'allow' && state.hasRewrites
       ? Object.freeze({ ...state.call.args, ...Object.fromEntries(state.rewrites) })
       : undefined;
   return Object.freeze({
