@@ -1,7 +1,7 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Access, CallContext, Finding } from '@toolgate/core';
-import { isWithin } from '@toolgate/core';
+import { isWithin, resolvePath } from '@toolgate/core';
 import type { CompiledPolicy } from './types.js';
 
 /**
@@ -84,6 +84,31 @@ export function guardPathsOf(
   return { files: [...new Set(files)], dirs, sealed, ...(cache ? { cache } : {}) };
 }
 
+// The lexical guard list of a context (names only, no I/O) is the same for every call of that context:
+// built once per policy and context. What the names resolve to is looked up on every call (below).
+const lexicalCache = new WeakMap<object, Map<string, GuardPaths>>();
+const LEXICAL_MAX = 256;
+
+function lexicalGuards(
+  policy: Pick<CompiledPolicy, 'sources'>,
+  ctx: Pick<CallContext, 'workspace' | 'home' | 'env'>,
+): GuardPaths {
+  const env = ctx.env ?? {};
+  const key = `${ctx.workspace}\0${ctx.home}\0${env.TOOLGATE_CACHE_DIR ?? ''}\0${env.XDG_CACHE_HOME ?? ''}\0${env.XDG_CONFIG_HOME ?? ''}`;
+  let byContext = lexicalCache.get(policy);
+  if (byContext === undefined) {
+    byContext = new Map();
+    lexicalCache.set(policy, byContext);
+  }
+  let g = byContext.get(key);
+  if (g === undefined) {
+    g = guardPathsOf(policy, ctx);
+    if (byContext.size >= LEXICAL_MAX) byContext.delete(byContext.keys().next().value as string);
+    byContext.set(key, g);
+  }
+  return g;
+}
+
 /**
  * A path with its links resolved (the nearest existing ancestor's real path plus the rest), memoised within one
  * judgement: the guard paths share their ancestors, and `existsSync` walks up without throwing.
@@ -109,6 +134,103 @@ function realFormer(): (path: string) => string {
   return real;
 }
 
+/**
+ * The real forms of the guard paths for one call. Every answer is looked up afresh in each call (a link can
+ * be created or changed between two calls: a remembered answer would be a bypass); within the call the
+ * directories the guard paths share are looked up once.
+ *
+ * Fewer syscalls than a realpath(3) per guard path: the directories above the paths this call already
+ * resolved to themselves (no link on the way: `access.realPath === access.path`) are known to be real, so
+ * each guard path costs one lstat per component beneath them (the workspace's `.claude`, then
+ * `settings.json`), and a missing component ends its lookup. Only a component that is a link sends the
+ * guard path to core's resolver (the kernel's semantics: a dangling link resolves to where its target
+ * would be created).
+ */
+class GuardReals {
+  /** Lexical directory ⇒ its real form (no link on its way), or null when it does not exist. */
+  private readonly dirs = new Map<string, string | null>();
+  private fallback: ((path: string) => string) | undefined;
+
+  constructor(
+    /** Paths this call resolved to themselves: every directory above them is real (or missing). */
+    private readonly proven: readonly string[],
+    private readonly ctx: Pick<CallContext, 'workspace' | 'home'>,
+  ) {}
+
+  /** The real form of an absolute, normalised guard path. */
+  real(path: string): string {
+    let start = 0;
+    for (const p of this.proven) start = Math.max(start, sharedDirs(p, path));
+    // `path.slice(0, start)` is a real directory (or `/`): walk the components after it.
+    let cur = start === 0 ? '' : path.slice(0, start);
+    let realCur = cur;
+    let i = start + 1;
+    while (i <= path.length) {
+      const slash = path.indexOf('/', i);
+      const end = slash === -1 ? path.length : slash;
+      const next = path.slice(0, end);
+      let known = this.dirs.get(next);
+      if (known === undefined) {
+        const kind = lstatKind(next);
+        if (kind === 'link') return this.throughLink(path);
+        known = kind === 'missing' ? null : `${realCur}/${path.slice(i, end)}`;
+        // Only directories are remembered (a guard path's own last component is looked up once anyway).
+        if (end < path.length) this.dirs.set(next, known);
+      }
+      if (known === null) return `${realCur}${path.slice(cur.length)}`; // missing: the rest is created as named
+      cur = next;
+      realCur = known;
+      i = end + 1;
+    }
+    return realCur;
+  }
+
+  /** A guard path with a link on its way: core's resolver follows it as the kernel would. */
+  private throughLink(path: string): string {
+    const r = resolvePath(
+      path,
+      { cwd: '/', workspace: this.ctx.workspace, home: this.ctx.home, env: {} },
+      {
+        tilde: false,
+        vars: false,
+      },
+    );
+    if (r.real !== null) return r.real;
+    // A loop or an unreadable link: what the earlier check answered (the nearest existing ancestor's real form).
+    this.fallback ??= realFormer();
+    return this.fallback(path);
+  }
+}
+
+/**
+ * How much of `path` lies in directories above `proven` (a path this call resolved to itself): the length of
+ * their longest shared directory, 0 when they share only `/`.
+ */
+function sharedDirs(proven: string, path: string): number {
+  const parentEnd = proven.lastIndexOf('/');
+  let shared = 0;
+  for (let i = 1; i <= parentEnd; i++) {
+    const c = proven.charCodeAt(i);
+    if (c === 47 /* '/' */) {
+      // Every character before matched: `proven.slice(0, i)` is a directory above both when `path` goes on there.
+      if (path.charCodeAt(i) !== 47) break;
+      shared = i;
+    } else if (c !== path.charCodeAt(i)) break;
+  }
+  return shared;
+}
+
+/** What a name is, without following a link in its last component. A failure to look is taken as missing. */
+function lstatKind(path: string): 'link' | 'missing' | 'present' {
+  try {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined) return 'missing';
+    return st.isSymbolicLink() ? 'link' : 'present';
+  } catch {
+    return 'missing'; // ENOTDIR (a file above it), EACCES: as existsSync answered before
+  }
+}
+
 const exists = (path: string) => existsSync(path);
 
 // macOS and Windows filesystems ignore case by default: there `.CLAUDE/settings.json` is the hook settings.
@@ -128,24 +250,14 @@ export function guardFinding(
   ctx: Pick<CallContext, 'workspace' | 'home' | 'env'> & Partial<Pick<CallContext, 'cwd'>>,
 ): Finding | undefined {
   let guard: { path: string; dir: boolean }[] | undefined;
-  // Reads need only the cache's real form (one or two syscalls); the whole guard list, each path resolved
-  // afresh (links change between calls), is built only for a call that writes.
-  let cache: string | undefined | null = null;
-  const realForm = realFormer();
-  const cacheReal = (): string | undefined => {
-    if (cache === null) {
-      const c = cacheDirOf(ctx.env ?? {}, ctx.home);
-      cache = c === undefined ? undefined : realForm(c);
-    }
-    return cache;
-  };
   for (const access of accesses) {
     if (!access.certain || (access.op !== 'write' && access.op !== 'read')) continue;
     if (access.op === 'read') {
       // Only a path naming a spool directory (`…/hookd-…`) can be inside one: others cost no syscall.
       if (!access.path.includes(`/${RUNTIME_PREFIX}`) && !access.realPath?.includes(`/${RUNTIME_PREFIX}`))
         continue;
-      const root = cacheReal();
+      const c = cacheDirOf(ctx.env ?? {}, ctx.home);
+      const root = c === undefined ? undefined : realFormer()(c);
       if (
         root !== undefined &&
         [access.path, access.realPath].some(
@@ -159,19 +271,12 @@ export function guardFinding(
         return deny(access, "it is inside toolgate's runtime directory (the hook server's spool)");
       continue;
     }
-    if (guard === undefined) {
-      const g = guardPathsOf(policy, ctx);
-      guard = [];
-      for (const p of [
-        ...g.files.map((f) => ({ p: f, dir: false })),
-        ...g.dirs.map((d) => ({ p: d, dir: true })),
-      ]) {
-        guard.push({ path: p.p, dir: p.dir });
-        const real = realForm(p.p);
-        if (real !== p.p) guard.push({ path: real, dir: p.dir });
-      }
-    }
-    const forms = [...new Set([access.path, ...(access.realPath ? [access.realPath] : [])])];
+    // Built for the first write of the call, each guard path resolved afresh (links change between calls).
+    guard ??= guardList(accesses, policy, ctx);
+    const forms =
+      access.realPath !== null && access.realPath !== access.path
+        ? [access.path, access.realPath]
+        : [access.path];
     for (const g of guard) {
       const hit = forms.some(
         (f) =>
@@ -192,6 +297,28 @@ export function guardFinding(
       );
   }
   return undefined;
+}
+
+/** Every guard path of the context in its lexical and (this call's) real form. */
+function guardList(
+  accesses: readonly Access[],
+  policy: Pick<CompiledPolicy, 'sources'>,
+  ctx: Pick<CallContext, 'workspace' | 'home' | 'env'>,
+): { path: string; dir: boolean }[] {
+  const proven: string[] = [];
+  for (const a of accesses)
+    if (a.certain && a.realPath === a.path && a.path.charCodeAt(0) === 47) proven.push(a.path);
+  const reals = new GuardReals(proven, ctx);
+  const g = lexicalGuards(policy, ctx);
+  const guard: { path: string; dir: boolean }[] = [];
+  const add = (path: string, dir: boolean) => {
+    guard.push({ path, dir });
+    const real = reals.real(path);
+    if (real !== path) guard.push({ path: real, dir });
+  };
+  for (const f of g.files) add(f, false);
+  for (const d of g.dirs) add(d, true);
+  return guard;
 }
 
 /**
