@@ -120,6 +120,22 @@ table('curl', [
   { doc: 'a variable ⇒ uncertain', cmd: 'curl "$HOST/x"', reach: ['read ? shell:curl'] },
   { doc: 'a substitution ⇒ uncertain', cmd: 'curl "$(cat host.txt)"', reach: ['read ? shell:curl'] },
   {
+    doc: 'only the path is a variable (quoted): the host is known',
+    cmd: 'curl -s "https://api.github.com/repos/$OWNER/x"',
+    reach: ['read api.github.com:443 shell:curl'],
+  },
+  {
+    doc: 'twin: a variable right after the host may extend it',
+    cmd: 'curl -s "https://api.github.com$SUFFIX/x"',
+    reach: ['read ? shell:curl'],
+  },
+  { doc: 'twin: the host is a variable', cmd: 'curl -s "https://$HOST/x"', reach: ['read ? shell:curl'] },
+  {
+    doc: 'twin: unquoted, the value may split into more operands',
+    cmd: 'curl -s https://api.github.com/$X',
+    reach: ['read ? shell:curl'],
+  },
+  {
     doc: '-d sends data ⇒ write',
     cmd: 'curl -d a=1 https://api.example/x',
     reach: ['write api.example:443 shell:curl'],
@@ -792,4 +808,26 @@ describe('an upload is a read of the file and a write to the host (curl(1) -d @f
       expect(ex.network.map((n) => n.method)).toEqual(['write']);
     });
   }
+});
+
+describe('a URL not known may be a file: URL (curl(1) "file://")', () => {
+  const ctx = (): CallContext => ({
+    sessionId: 's',
+    agentId: 'a',
+    cwd: root,
+    workspace: root,
+    home: root,
+    env: { HOME: root },
+  });
+  it('attack (was allowed): curl --url "$(echo file:///etc/shadow)" is uncertain', () => {
+    const ex = extractAccesses('curl --url "$(echo file:///etc/shadow)"', ctx());
+    expect(ex.uncertain).toBe(true);
+  });
+  it('twin: a quoted https URL whose path is a variable is certain, for the paths too', () => {
+    const ex = extractAccesses('curl -s "https://api.github.com/repos/$OWNER/x"', ctx());
+    expect(ex.accesses.filter((a) => !a.certain)).toEqual([]);
+  });
+  it('a quoted file:// prefix with a variable path stays uncertain', () => {
+    expect(extractAccesses('curl -s "file:///etc/$F"', ctx()).uncertain).toBe(true);
+  });
 });

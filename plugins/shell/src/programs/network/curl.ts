@@ -7,6 +7,7 @@ import { curlConfigFields } from './curlConfig.js';
 import { CURL_LONG_ARG, CURL_LONG_FLAG, CURL_SHORT_ARG, CURL_SHORT_FLAG } from './curlOptions.js';
 import { expandUrlGlob, fillTemplate } from './urlGlob.js';
 import { createdDirs, curlRemoteName, freeName, inDir } from './urlName.js';
+import { knownUrlPrefix } from './urlPrefix.js';
 
 const CURL: ArgSpec = {
   short: CURL_SHORT_ARG,
@@ -94,6 +95,20 @@ function fileUrl(cx: CommandContext, f: Field, upload: boolean): void {
   emitRole(cx, part(f, path), upload ? 'write' : 'read', { tag: 'file-url' });
 }
 
+/**
+ * A URL operand or `--url` value: a `file:` URL is a path; one not known may be one (`curl --url
+ * "$(echo file:///etc/shadow)"`), unless its known start shows another scheme (`"https://h/$X"`).
+ */
+function curlUrl(cx: CommandContext, u: Field, upload: boolean): void {
+  if (u.uncertain === undefined) {
+    fileUrl(cx, u, upload);
+    return;
+  }
+  const prefix = knownUrlPrefix(u);
+  if (prefix === undefined || /^file:/i.test(prefix))
+    cx.uncertain(`curl URL is not known: ${u.uncertain}`, 'read', u.raw);
+}
+
 /** `--output-dir D` joined to a relative output path (curl 7.73+); an absolute one ignores it. */
 function inOutputDir(dir: Field | undefined, f: Field): Field {
   if (!dir || f.value.startsWith('/') || f.tilde) return f;
@@ -175,15 +190,12 @@ const curl: CommandHandler = (cx) => {
         cx.read(part(v, one), { tag: 'data' });
     if ((o.name === '-T' || o.name === '--upload-file') && /[{[]/.test(v.value) && !has(p, '-g', '--globoff'))
       cx.uncertain('curl expands a glob in -T', 'read', v.raw);
-    if (o.name === '--url') fileUrl(cx, v, has(p, '-T', '--upload-file'));
+    if (o.name === '--url') curlUrl(cx, v, has(p, '-T', '--upload-file'));
   }
   if (p.strays.length > 0) cx.unknownOperands(p.strays);
   if (has(p, '-n', '--netrc', '--netrc-optional')) netrc(cx);
   const upload = has(p, '-T', '--upload-file');
-  for (const u of p.operands) {
-    if (u.uncertain !== undefined) cx.uncertain(`curl URL is not known: ${u.uncertain}`, 'read', u.raw);
-    else fileUrl(cx, u, upload);
-  }
+  for (const u of p.operands) curlUrl(cx, u, upload);
   if (has(p, '-J', '--remote-header-name'))
     // The server's Content-Disposition name (its last segment), else the URL's (strace: `-OJ` wrote the
     // server's `evil.txt`, O_EXCL): any name in the directory.

@@ -5,6 +5,7 @@ import { has, type ParsedArgs, parseArgs, values } from '../../argv.js';
 import { curlConfigFields } from '../curlConfig.js';
 import { CURL_LONG_ARG, CURL_LONG_FLAG, CURL_SHORT_ARG, CURL_SHORT_FLAG } from '../curlOptions.js';
 import { expandUrlGlob } from '../urlGlob.js';
+import { knownUrlPrefix } from '../urlPrefix.js';
 import { hostOf, noProxyExempts, reachAddress, unknownHost, variableValue } from './netReach.js';
 
 // Where curl connects (curl(1), 7.88): every URL (operands, `--url`, `url =` of ~/.curlrc and `-K` files,
@@ -157,6 +158,15 @@ export function curlReach(cx: CommandContext): void {
 
   for (const arg of [...p.operands, ...values(p, '--url')]) {
     if (arg.uncertain !== undefined) {
+      // The host of `"https://h/$X"` is known (reachAddress), its proxy is not judged: rare enough to refuse.
+      const prefix = knownUrlPrefix(arg);
+      if (prefix !== undefined && !/^[a-z]+:\/\/[^/]*[{[]/i.test(prefix)) {
+        const scheme = schemeOf(prefix, protoDefault);
+        reachAddress(cx, arg, { method, scheme });
+        const host = hostOf(prefix, scheme);
+        if (host !== undefined) viaProxy(cx, prefix, scheme, host, method, explicitProxy?.f, noProxy);
+        continue;
+      }
       unknownHost(cx, arg.raw, { method }, `curl: the URL is not known (${arg.uncertain})`);
       continue;
     }

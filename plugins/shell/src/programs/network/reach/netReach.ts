@@ -1,6 +1,7 @@
 import { type NetMethod, parseTarget } from '@toolgate/core';
 import type { CommandContext } from '../../../effects/extractTypes.js';
 import type { Field } from '../../../state/expandWord.js';
+import { knownUrlPrefix } from '../urlPrefix.js';
 
 /** Well-known ports of schemes core's DEFAULT_PORTS does not list (IANA service names). */
 const MORE_PORTS: Readonly<Record<string, number>> = {
@@ -42,6 +43,12 @@ export function reachAddress(cx: CommandContext, address: Field | string, o: Rea
   const f = typeof address === 'string' ? undefined : address;
   const raw = typeof address === 'string' ? address : address.value;
   if (f?.uncertain !== undefined) {
+    // `"https://api.github.com/repos/$OWNER"`: only the path is not known — the host is.
+    const prefix = knownUrlPrefix(f);
+    if (prefix !== undefined) {
+      reachAddress(cx, prefix, { ...o, reason: o.reason ?? `the rest of ${f.raw} is not known` });
+      return;
+    }
     unknownHost(cx, f.raw, o, `${cx.name}: the address is not known (${f.uncertain})`);
     return;
   }
