@@ -28,8 +28,8 @@ const warnings: { message: string }[] = [];
 beforeAll(async () => {
   redis = await startRedis();
   const onError = (e: Error) => errors.push(e);
-  bus = redisApprovalBus({ url: redis.url, commandTimeoutMs: 500, onError });
-  store = redisGrantStore({ url: redis.url, commandTimeoutMs: 500, onError });
+  bus = redisApprovalBus({ url: redis.url, commandTimeoutMs: 300, onError });
+  store = redisGrantStore({ url: redis.url, commandTimeoutMs: 300, onError });
   desk = redisDesk({ url: redis.url, name: 'console', onError });
   await desk.ready();
   guard = createGuard({
