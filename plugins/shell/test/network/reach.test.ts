@@ -508,6 +508,18 @@ table('package managers', [
   },
   { doc: 'yarn 1 default registry', cmd: 'yarn add x', reach: ['read registry.yarnpkg.com:443 shell:yarn'] },
   {
+    doc: 'yarn: .yarnrc.yml npmRegistryServer',
+    cmd: 'yarn add x',
+    files: { '.yarnrc.yml': 'npmRegistryServer: "https://yarn.corp.example"\n' },
+    reach: ['read yarn.corp.example:443 shell:yarn:npmrc'],
+  },
+  {
+    doc: 'yarn: npmScopes ⇒ uncertain',
+    cmd: 'yarn add x',
+    files: { '.yarnrc.yml': 'npmScopes:\n  corp:\n    npmRegistryServer: https://c.example\n' },
+    reach: ['read ? shell:yarn'],
+  },
+  {
     doc: 'npm run reaches nothing itself',
     cmd: 'npm run build',
     files: { 'package.json': '{"scripts":{"build":"tsc -p ."}}' },

@@ -48,7 +48,12 @@ interface Registries {
   unknown?: string;
 }
 
-function npmRegistries(cx: CommandContext, dir: Field, cliRegistry: Field | undefined): Registries {
+function npmRegistries(
+  cx: CommandContext,
+  dir: Field,
+  cliRegistry: Field | undefined,
+  yarn = false,
+): Registries {
   const r: Registries = { values: new Map() };
   const set = (key: string, url: string | null, from: string) => {
     if (r.values.has(key)) return;
@@ -61,6 +66,7 @@ function npmRegistries(cx: CommandContext, dir: Field, cliRegistry: Field | unde
     const v = variableValue(cx, name);
     if (v !== undefined) set('registry', v, `$${name}`);
   }
+  if (yarn) yarnRegistries(cx, dir, r, set);
   const files: Field[] = [inPackage(dir, '.npmrc')];
   const userconfig = variableValue(cx, 'npm_config_userconfig') ?? variableValue(cx, 'NPM_CONFIG_USERCONFIG');
   if (userconfig === null) r.unknown ??= 'the user npmrc is not known';
@@ -80,6 +86,38 @@ function npmRegistries(cx: CommandContext, dir: Field, cliRegistry: Field | unde
       if (k === 'registry' || /^@[^:]+:registry$/.test(k)) set(k, v, f.raw);
   }
   return r;
+}
+
+/**
+ * yarn's own settings (yarnpkg.com "Configuration", classic `yarn config`): `YARN_REGISTRY`,
+ * `YARN_NPM_REGISTRY_SERVER`, `.yarnrc.yml`'s `npmRegistryServer` and `.yarnrc`'s `registry "…"` (project,
+ * then home); `npmScopes` and anything else naming registries that is not read here makes the reach uncertain.
+ */
+function yarnRegistries(
+  cx: CommandContext,
+  dir: Field,
+  r: Registries,
+  set: (key: string, url: string | null, from: string) => void,
+): void {
+  for (const name of ['YARN_REGISTRY', 'YARN_NPM_REGISTRY_SERVER']) {
+    const v = variableValue(cx, name);
+    if (v !== undefined) set('registry', v, `$${name}`);
+  }
+  const home = { ...literal('~'), tilde: true };
+  for (const base of [dir, home])
+    for (const name of ['.yarnrc.yml', '.yarnrc']) {
+      const f = inPackage(base, name);
+      if (!cx.exists(f)) continue;
+      const c = cx.readContent(f, 256 * 1024);
+      if ('uncertain' in c) {
+        r.unknown ??= `${f.raw}: ${c.uncertain}`;
+        continue;
+      }
+      const server = /^\s*(?:npmRegistryServer:|registry)\s*["']?([^"'\s]+)["']?\s*$/m.exec(c.text)?.[1];
+      if (server !== undefined) set('registry', server, f.raw);
+      if (/npmScopes|npmPublishRegistry|@[^:\s]+:registry/.test(c.text))
+        r.unknown ??= `${f.raw} names scoped registries`;
+    }
 }
 
 /** The host a package spec names itself (npm-install(1)): a URL, `git+…`, `github:`, `user/repo`. */
@@ -115,7 +153,7 @@ function npmReach(m: 'npm' | 'pnpm' | 'yarn'): CommandHandler {
         : undefined;
     if (method === undefined) return;
     const dir = projectDir(cx, values(p, '--prefix', '-C', '--dir', '--cwd')[0] ?? literal('.'));
-    const reg = npmRegistries(cx, dir, values(p, '--registry').at(-1));
+    const reg = npmRegistries(cx, dir, values(p, '--registry').at(-1), m === 'yarn');
     const specs = words.slice(1);
     registryReach(cx, m, reg, specs, method, dir, sub);
   };
