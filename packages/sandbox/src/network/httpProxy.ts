@@ -132,6 +132,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, options: HttpP
     setHost: false,
     agent: false,
   });
+  upstream.on('socket', (socket: Socket) => socket.setNoDelay(true));
   upstream.on('response', (up) => {
     res.writeHead(
       up.statusCode ?? 502,
