@@ -194,6 +194,39 @@ const CASES: Case[] = [
     viaProxy: ['127.0.0.2:@P@'],
   },
   {
+    name: 'git push: the pushurl of .git/config, not the url',
+    cmd: 'git -c user.name=a -c user.email=a@b.c commit -q --allow-empty -m x && git push -q origin HEAD:refs/heads/x',
+    files: {
+      ...GIT_REPO,
+      '.git/config':
+        '[remote "origin"]\n\turl = http://127.0.0.2:@P@/r.git\n\tpushurl = http://127.0.0.3:@P@/r.git\n',
+    },
+    kernel: ['127.0.0.3:@P@'],
+  },
+  {
+    name: 'wget: a WGETRC file with http_proxy',
+    cmd: 'WGETRC=./w.rc wget -q -O /dev/null http://127.0.0.2:@P@/',
+    files: { 'w.rc': 'http_proxy = http://127.0.0.4:@P@/\n' },
+    kernel: ['127.0.0.4:@P@'],
+    viaProxy: ['127.0.0.2:@P@'],
+  },
+  {
+    name: 'npm view --registry',
+    cmd: 'npm view --registry http://127.0.0.3:@P@/ left-pad version',
+    kernel: ['127.0.0.3:@P@'],
+  },
+  {
+    name: 'npm: the registry of a project .npmrc',
+    cmd: 'npm view left-pad version',
+    files: { '.npmrc': 'registry=http://127.0.0.3:@P@/\n', 'package.json': '{}' },
+    kernel: ['127.0.0.3:@P@'],
+  },
+  {
+    name: 'pip download --index-url',
+    cmd: 'pip download -q --no-deps -d ./w --index-url http://127.0.0.3:@P@/simple left-pad-x',
+    kernel: ['127.0.0.3:@P@'],
+  },
+  {
     name: 'bash /dev/tcp',
     cmd: 'exec 3<>/dev/tcp/127.0.0.3/@P@; printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3; cat <&3 >/dev/null',
     kernel: ['127.0.0.3:@P@'],
@@ -237,8 +270,8 @@ async function traced(cmd: string, cwd: string, env: Record<string, string>): Pr
 }
 
 describe('where commands connect, checked by the kernel (strace -e trace=connect)', () => {
-  it('has strace, curl, wget, git and ssh, and three loopback servers on one port', () => {
-    for (const tool of ['strace', 'curl', 'wget', 'git', 'ssh'])
+  it('has strace, curl, wget, git, ssh, npm and pip, and three loopback servers on one port', () => {
+    for (const tool of ['strace', 'curl', 'wget', 'git', 'ssh', 'npm', 'pip'])
       expect(spawnSync('sh', ['-c', `command -v ${tool}`]).status, `${tool} is not installed`).toBe(0);
     expect(servers.length).toBe(IPS.length);
   });
