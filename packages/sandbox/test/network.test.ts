@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CompiledPolicy, loadPolicy } from '@toolgate/folder-rules';
@@ -274,6 +285,63 @@ describe('allowlist through the proxy', () => {
     const dns = await inSandbox(allowlist, ['getent', 'hosts', 'example.com']);
     expect(dns.code).not.toBe(0);
     expect(records).toEqual([]);
+  });
+});
+
+describe('git through the proxy', () => {
+  it('clones a repository from a listed host over HTTP; a host not in the list gets 403 (its server sees nothing)', async () => {
+    // A bare repository served by git's "dumb" HTTP protocol: plain files, a static server on 127.0.0.4.
+    const src = join(root, 'src');
+    const bare = join(root, 'srv', 'repo.git');
+    const git = (args: string[], cwd: string) =>
+      expect(spawnSync('git', args, { cwd, encoding: 'utf8' }).status).toBe(0);
+    mkdirSync(src);
+    writeFileSync(join(src, 'README'), 'from the allowed host\n');
+    git(['init', '-q', '-b', 'main'], src);
+    git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '.'], src);
+    git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init'], src);
+    mkdirSync(join(root, 'srv'));
+    git(['clone', '-q', '--bare', src, bare], root);
+    git(['update-server-info'], bare);
+    let served = 0;
+    const files = createServer((req, res) => {
+      served++;
+      const file = join(root, 'srv', decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+      if (!file.startsWith(join(root, 'srv')) || !existsSync(file) || !statSync(file).isFile()) {
+        res.statusCode = 404;
+        res.end();
+      } else res.end(readFileSync(file));
+    });
+    await new Promise<void>((r) => files.listen(0, '127.0.0.4', r));
+    const port = (files.address() as AddressInfo).port;
+    const gitProxy = await startNetworkProxy({
+      policy: allowlist.network!,
+      hosts: { 'allowed.test': '127.0.0.4', 'evil.test': '127.0.0.4' },
+      onConnection: (r) => records.push(r),
+    });
+    try {
+      const ok = await inSandbox(
+        allowlist,
+        ['git', 'clone', '-q', `http://allowed.test:${port}/repo.git`, join(ws, 'cloned')],
+        gitProxy.socketPath,
+      );
+      expect(ok.code).toBe(0);
+      expect(readFileSync(join(ws, 'cloned', 'README'), 'utf8')).toBe('from the allowed host\n');
+      const before = served;
+      const denied = await inSandbox(
+        allowlist,
+        ['git', 'clone', '-q', `http://evil.test:${port}/repo.git`, join(ws, 'evil')],
+        gitProxy.socketPath,
+      );
+      expect(denied.code).not.toBe(0);
+      expect(denied.stderr).toMatch(/403/);
+      expect(served).toBe(before);
+      expect(existsSync(join(ws, 'evil', 'README'))).toBe(false);
+      expect(records.filter((r) => r.host === 'evil.test').every((r) => r.action === 'deny')).toBe(true);
+    } finally {
+      await gitProxy.close();
+      files.close();
+    }
   });
 });
 
