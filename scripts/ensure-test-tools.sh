@@ -5,11 +5,11 @@
 # through sudo when not root. The OS sandbox's tests (packages/sandbox, `toolgate run`) run real bubblewrap
 # and create a python venv: bubblewrap and python3-venv are installed the same way. @toolgate/store-redis's
 # tests start real redis-server processes on loopback (their own ports, never the system service), and the
-# console's tests drive Debian's chromium through playwright-core: both come from apt the same way. socat is
-# the sandbox's network bridge inside a network-confined sandbox (packages/sandbox/src/network).
+# console's tests drive Debian's chromium through playwright-core: both come from apt the same way. The
+# sandbox's network bridge is perl (perl-base, always installed on Debian): nothing to add for it.
 set -euo pipefail
-PKGS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file bsdextrautils make perl python3 python3-venv openssh-client binutils bubblewrap redis-server chromium fonts-dejavu-core socat"
-BINS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file column make perl python3 ssh strings bwrap redis-server chromium socat"
+PKGS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file bsdextrautils make perl python3 python3-venv openssh-client binutils bubblewrap redis-server chromium fonts-dejavu-core"
+BINS="strace dash gawk git curl wget jq sqlite3 zip unzip xxd file column make perl python3 ssh strings bwrap redis-server chromium"
 missing=""
 for bin in $BINS; do command -v "$bin" >/dev/null 2>&1 || missing="$missing $bin"; done
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$missing python3-venv"
