@@ -8,6 +8,7 @@ import { runSuite } from './harness.js';
 // A minimal real policy: writes under <workspace>/secrets need approval; everything else is allowed.
 const policy = (secrets: string): GuardPlugin => ({
   name: 'bench-policy',
+  policy: true,
   apply(hooks) {
     hooks.collectAccesses.tap('x', (accesses, call, state) => [
       ...accesses,
