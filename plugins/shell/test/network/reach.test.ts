@@ -463,6 +463,30 @@ table('git', [
     reach: ['read sub.example:443 shell:git:.gitmodules'],
   },
   { doc: 'a remote helper transport', cmd: 'git ls-remote ext::ssh', reach: ['read ? shell:git'] },
+  {
+    doc: 'git(1) GIT_SSH_COMMAND: an ssh with a key and a port is ssh to the host',
+    cmd: 'git ls-remote git@git.example:o/r',
+    env: { GIT_SSH_COMMAND: 'ssh -F none -i k -p 2222' },
+    reach: ['read git.example:2222 shell:git'],
+  },
+  {
+    doc: 'GIT_SSH_COMMAND running another program ⇒ uncertain',
+    cmd: 'git ls-remote git@git.example:o/r -q',
+    env: { GIT_SSH_COMMAND: 'sh -c nc' },
+    reach: ['read ? shell:git'],
+  },
+  {
+    doc: 'GIT_SSH_COMMAND with -J ⇒ uncertain',
+    cmd: 'git ls-remote -q git@git.example:o/r',
+    env: { GIT_SSH_COMMAND: 'ssh -J evil.example' },
+    reach: ['read ? shell:git'],
+  },
+  {
+    doc: 'rsync(1) RSYNC_RSH',
+    cmd: 'rsync -a x h.example:/y',
+    env: { RSYNC_RSH: 'ssh -p 2200' },
+    contains: ['write h.example:2200 shell:rsync'],
+  },
   { doc: 'local commands reach nothing', cmd: 'git status && git log -1 && git diff', reach: [] },
 ]);
 

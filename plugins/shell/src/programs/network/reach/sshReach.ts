@@ -5,7 +5,7 @@ import { type ArgSpec, has, parseArgs, values } from '../../argv.js';
 import { RSYNC_SPEC } from '../../files/copyMove.js';
 import { SCP } from '../../files/copyMoveOptions.js';
 import { sshInputs } from '../sshConfig.js';
-import { reachAddress, unknownHost } from './netReach.js';
+import { reachAddress, unknownHost, variableValue } from './netReach.js';
 import { optionLine, sshHostSettings } from './sshHosts.js';
 
 // Where ssh, scp, sftp and rsync connect (ssh(1), ssh_config(5), scp(1), sftp(1), rsync(1); OpenSSH 9.2):
@@ -130,10 +130,63 @@ export function reachOverSsh(
   port: number | undefined,
   method: NetMethod,
   origin: string,
+  sshCommand?: string,
 ): void {
-  const s = setup(cx, [], method);
+  let opts: { name: string; value?: Field }[] = [];
+  if (sshCommand !== undefined) {
+    const parsed = sshCommandOptions(sshCommand);
+    if (parsed === undefined) {
+      unknownHost(
+        cx,
+        host,
+        { method, origin, scheme: 'ssh' },
+        `${cx.name}: the ssh command ${sshCommand} makes the connection`,
+      );
+      return;
+    }
+    opts = parsed;
+  }
+  const s = setup(cx, opts, method);
+  const p = opts.filter((o) => o.name === '-p').at(-1)?.value;
   if (port !== undefined) s.port = { value: String(port), raw: String(port), glob: -1, tilde: false };
+  else if (p !== undefined) s.port = p;
   destination(cx, { value: host, raw: host, glob: -1, tilde: false }, s, 0, undefined, origin);
+}
+
+/** Options of an ssh command line that only choose keys, config and port: no program, no other host. */
+const PLAIN_SSH = new Set([
+  '-i',
+  '-o',
+  '-p',
+  '-F',
+  '-l',
+  '-q',
+  '-v',
+  '-T',
+  '-4',
+  '-6',
+  '-n',
+  '-x',
+  '-a',
+  '-C',
+]);
+
+/**
+ * `GIT_SSH_COMMAND="ssh -i key -o StrictHostKeyChecking=no"` (git(1)): an ssh with options that only pick
+ * keys, config files and the port is ssh to the same host; anything else (another program, quotes,
+ * `-J`, `-o ProxyCommand` is read as config and judged there) is not followed: `undefined`.
+ */
+function sshCommandOptions(command: string): { name: string; value?: Field }[] | undefined {
+  if (/["'\\$`;|&<>(){}]/.test(command)) return undefined;
+  const [program, ...words] = command.trim().split(/\s+/);
+  if (!/^(?:\/usr\/bin\/|\/bin\/)?ssh$/.test(program ?? '')) return undefined;
+  const p = parseArgs(
+    words.map((w) => ({ value: w, raw: w, glob: -1, tilde: false })),
+    SSH,
+  );
+  if (p.operands.length > 0 || p.unknown.length > 0 || p.opts.some((o) => !PLAIN_SSH.has(o.name)))
+    return undefined;
+  return p.opts;
 }
 
 /** `-L [bind:]port:host:hostport`, `-R …`, `-W host:port`: the host at the far end of a forwarding. */
@@ -241,7 +294,19 @@ const sftp: CommandHandler = (cx) => {
 const rsync: CommandHandler = (cx) => {
   const p = parseArgs(cx.args, RSYNC_SPEC);
   const ops = p.operands;
-  const rsh = values(p, '-e', '--rsh').at(-1);
+  // `-e`, else `RSYNC_RSH` (rsync(1) ENVIRONMENT).
+  const env = variableValue(cx, 'RSYNC_RSH');
+  const rsh =
+    values(p, '-e', '--rsh').at(-1) ??
+    (env === undefined
+      ? undefined
+      : {
+          value: env ?? '',
+          raw: '$RSYNC_RSH',
+          glob: -1,
+          tilde: false,
+          ...(env === null ? { uncertain: 'RSYNC_RSH is not known' } : {}),
+        });
   const daemonPort = values(p, '--port').at(-1);
   ops.forEach((f, k) => {
     if (!remoteOf(f)) return;

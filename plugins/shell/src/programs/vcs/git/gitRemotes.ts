@@ -197,10 +197,13 @@ function reachUrl(
       unknownHost(cx, u, { method, origin }, `git: cannot read the host of ${u}`);
       return;
     }
-    const sshCommand =
-      variableValue(cx, 'GIT_SSH_COMMAND') ?? variableValue(cx, 'GIT_SSH') ?? last(net, 'core.sshcommand');
-    if (sshCommand !== undefined) {
-      unknownHost(cx, u, { method, origin }, 'git: GIT_SSH_COMMAND/core.sshCommand makes the connection');
+    // GIT_SSH_COMMAND, else GIT_SSH (a program run with the host as argument), else core.sshCommand: an
+    // ssh with plain options is followed as ssh; anything else makes the connection itself (uncertain).
+    const command = variableValue(cx, 'GIT_SSH_COMMAND');
+    const program = command === undefined ? variableValue(cx, 'GIT_SSH') : undefined;
+    const sshCommand = command ?? program ?? last(net, 'core.sshcommand');
+    if (sshCommand === null) {
+      unknownHost(cx, u, { method, origin }, 'git: GIT_SSH_COMMAND/GIT_SSH is not known');
       return;
     }
     reachOverSsh(
@@ -209,6 +212,7 @@ function reachUrl(
       m[2] !== undefined ? Number(m[2]) : undefined,
       method,
       origin,
+      sshCommand,
     );
     return;
   }
