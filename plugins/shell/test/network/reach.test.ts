@@ -592,6 +592,17 @@ table('package managers', [
   },
   { doc: 'pip list reaches nothing', cmd: 'pip list', reach: [] },
   {
+    doc: 'pip install -e git+https:// (VCS support)',
+    cmd: 'pip install -e git+https://vcs.example/o/lib.git#egg=lib',
+    contains: ['read vcs.example:443 shell:pip:requirement'],
+  },
+  {
+    doc: 'requirements: -e git+ URL',
+    cmd: 'pip install -r r.txt',
+    files: { 'r.txt': '-e git+https://vcs2.example/o/lib.git#egg=lib\n' },
+    contains: ['read vcs2.example:443 shell:pip:requirement'],
+  },
+  {
     doc: 'cargo: crates.io',
     cmd: 'cargo fetch',
     reach: ['read index.crates.io:443 shell:cargo', 'read static.crates.io:443 shell:cargo'],

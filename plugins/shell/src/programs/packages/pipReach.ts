@@ -139,8 +139,9 @@ function requirementsFile(cx: CommandContext, f: Field, s: Sources, urls: string
   }
 }
 
+/** A URL anywhere in a requirement (`pkg @ https://…`, `-e git+https://…`, a bare archive URL). */
 function requirementUrl(spec: string): string | undefined {
-  const direct = /(?:^|@\s*)((?:git\+|hg\+|svn\+|bzr\+)?[a-z]+:\/\/\S+)/i.exec(spec)?.[1];
+  const direct = /((?:git\+|hg\+|svn\+|bzr\+)?[a-z][a-z0-9+.-]*:\/\/[^\s;#]+)/i.exec(spec)?.[1];
   return direct?.replace(/^(git|hg|svn|bzr)\+/i, '');
 }
 
@@ -172,7 +173,7 @@ function pipLike(
     if (r.uncertain !== undefined) s.unknown ??= 'a requirements file is not known';
     else requirementsFile(cx, r, s, urls, 0);
   }
-  for (const op of p.operands.slice(1)) {
+  for (const op of [...p.operands.slice(1), ...values(p, '-e', '--editable')]) {
     if (op.uncertain !== undefined) {
       unknownHost(cx, op.raw, { method }, `${cx.name}: a requirement is not known`);
       continue;
