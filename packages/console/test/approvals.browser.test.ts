@@ -4,6 +4,7 @@ import type { DeskEvent } from '@toolgate/approvals';
 import type { Page } from 'playwright-core';
 import { filter, firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './helpers/axe.js';
 import { CHROMIUM, launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { type Stack, startStack } from './helpers/stack.js';
 
@@ -73,6 +74,7 @@ describe('approvals in the browser', () => {
     expect(await page.locator('#pending-count').textContent()).toBe('2');
     expect(Number(await a.locator('[data-deadline]').getAttribute('data-deadline'))).toBe(ea!.item.deadline);
     await page.screenshot({ path: `${IMAGES}console-approvals.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
 
     await a
       .getByLabel('Scope of an approval')
@@ -116,6 +118,7 @@ describe('approvals in the browser', () => {
     expect(await page.locator('#verify').textContent()).toMatch(/Hash chain verified: \d+ records/);
     expect(await page.locator('svg[role="img"]').first().getAttribute('aria-label')).toContain('bash 1');
     await page.screenshot({ path: `${IMAGES}console-audit.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
 
     // Filter by agent and decision with the form, then open a record.
     await page.getByLabel('Agent', { exact: true }).fill('agent-b');
@@ -134,6 +137,7 @@ describe('approvals in the browser', () => {
     });
     expect(record.approval).toMatchObject({ approved: false, by: 'ann (console)' });
     await page.screenshot({ path: `${IMAGES}console-record.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
   }, 90_000);
 
   it('keyboard alone: Tab to the question, change the scope with the arrow keys, type a reason, Enter on Allow', async () => {
@@ -230,6 +234,14 @@ describe('approvals in the browser', () => {
     await page.waitForURL(/\/explain\?call=/);
     expect(await page.locator('#explain-output').textContent()).toMatch(/^decision: ALLOW/);
     await page.screenshot({ path: `${IMAGES}console-explain.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
     expect(readFileSync(`${IMAGES}console-explain.png`).subarray(1, 4).toString()).toBe('PNG');
+    // The checker's twin: a page with an unlabelled field is reported, so an empty list above means something.
+    const probe = await browser.context.newPage();
+    await probe.setContent(
+      '<!doctype html><html lang="en"><title>t</title><main><input type="text"></main></html>',
+    );
+    expect((await axeViolations(probe)).map((v) => v.id)).toContain('label');
+    await probe.close();
   }, 60_000);
 });
