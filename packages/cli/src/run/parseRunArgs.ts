@@ -1,12 +1,17 @@
 import type { RunCommandOptions } from '../integrations/runSandboxCommand.js';
 
 // The flags of `toolgate run` (commands/run.ts); a change there is a change here.
-const VALUE_FLAGS: Record<string, 'dialect' | 'policy' | 'agent' | 'cwd' | 'workspace'> = {
+const VALUE_FLAGS: Record<
+  string,
+  'dialect' | 'policy' | 'agent' | 'cwd' | 'workspace' | 'audit' | 'approvals'
+> = {
   '--dialect': 'dialect',
   '--policy': 'policy',
   '--agent': 'agent',
   '--cwd': 'cwd',
   '--workspace': 'workspace',
+  '--audit': 'audit',
+  '--approvals': 'approvals',
 };
 
 const LIST_FLAGS: Record<string, 'overlay' | 'approve' | 'approveWrite'> = {
