@@ -174,6 +174,26 @@ describe('toolgate mcp --console and toolgate console (the built CLI)', () => {
     });
     expect(await exited(bad)).toBe(2);
     expect(err).toMatch(/--console-host needs --console/);
+    // A port already taken is a usage error naming it.
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const taken = (holder.address() as { port: number }).port;
+    const busy = spawnCli(
+      ['console', '--dialect', 'toolgate', '--policy', policy, '--cwd', ws, '--port', String(taken)],
+      {
+        ...process.env,
+        HOME: root,
+      },
+    );
+    let busyErr = '';
+    busy.stderr.on('data', (d: Buffer) => {
+      busyErr += d.toString();
+    });
+    expect(await exited(busy)).toBe(2);
+    expect(busyErr).toMatch(
+      new RegExp(`--console/--port ${taken}: cannot listen on 127.0.0.1 \\(EADDRINUSE\\)`),
+    );
+    await new Promise((r) => holder.close(r));
   }, 60_000);
 
   it('toolgate console --redis: the question of a gateway on the same Redis (toolgate mcp --redis) is answered in the console, once', async () => {

@@ -50,7 +50,7 @@ export async function openConsole(options: OpenConsoleOptions): Promise<WebConso
   const port = consolePort(options.port);
   const { startConsole } = await import('@toolgate/console');
   const token = env.TOOLGATE_CONSOLE_TOKEN;
-  const web = await startConsole({
+  const start = startConsole({
     port,
     ...(options.host !== undefined ? { host: options.host, allowRemote: true } : {}),
     ...(token ? { token } : {}),
@@ -61,6 +61,18 @@ export async function openConsole(options: OpenConsoleOptions): Promise<WebConso
     operator: `console (${env.USER ?? env.LOGNAME ?? 'user'})`,
     onWarning: (m) => err.write(`toolgate console: WARNING: ${m}\n`),
   });
+  let web: WebConsole;
+  try {
+    web = await start;
+  } catch (error) {
+    // A port taken or not ours to bind is the user's to change: a usage error naming it, not a crash.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+      throw new UsageError(
+        `--console/--port ${port}: cannot listen on ${options.host ?? '127.0.0.1'} (${code})`,
+      );
+    throw error;
+  }
   err.write(`toolgate console: ${web.url}\n`);
   err.write(`toolgate console: log in (once, within 5 minutes): ${web.loginUrl()}\n`);
   if (!token)
