@@ -255,6 +255,11 @@ table('curl', [
     reach: ['read ok.com:443 shell:curl', 'read evil.example:8443 shell:curl:connect-to'],
   },
   {
+    doc: '--dns-servers: the names go there',
+    cmd: 'curl --dns-servers 192.0.2.53 https://ok.com/',
+    reach: ['read ok.com:443 shell:curl', 'write 192.0.2.53:53 shell:curl:dns'],
+  },
+  {
     doc: '--doh-url',
     cmd: 'curl --doh-url https://doh.example/dns-query https://ok.com/',
     reach: ['read ok.com:443 shell:curl', 'read doh.example:443 shell:curl:doh'],
@@ -463,6 +468,17 @@ table('git', [
     reach: ['read sub.example:443 shell:git:.gitmodules'],
   },
   { doc: 'a remote helper transport', cmd: 'git ls-remote ext::ssh', reach: ['read ? shell:git'] },
+  {
+    doc: 'git-config(1) http.curloptResolve pins the address',
+    cmd: 'git -c http.curloptResolve=github.com:443:203.0.113.5 clone https://github.com/o/r',
+    reach: ['read github.com:443 shell:git', 'read 203.0.113.5:443 shell:git:resolve'],
+  },
+  {
+    doc: 'git-config(1) core.gitProxy / GIT_PROXY_COMMAND for git://',
+    cmd: 'git clone git://example.org/r',
+    env: { GIT_PROXY_COMMAND: '/usr/local/bin/proxy' },
+    reach: ['read ? shell:git'],
+  },
   {
     doc: 'git(1) GIT_SSH_COMMAND: an ssh with a key and a port is ssh to the host',
     cmd: 'git ls-remote git@git.example:o/r',
@@ -687,6 +703,17 @@ table('ssh, scp, sftp, rsync', [
     cmd: 'ssh -F cfg work',
     files: { cfg: 'Include @T@/more.conf\n', 'more.conf': 'Host work\n  HostName inc.example\n' },
     reach: ['write inc.example:22 shell:ssh'],
+  },
+  {
+    doc: 'ssh(1) reads options after the destination',
+    cmd: 'ssh -F none h.example -p 2200 uptime',
+    reach: ['write h.example:2200 shell:ssh'],
+  },
+  {
+    doc: 'ssh_config CanonicalizeHostname ⇒ uncertain',
+    cmd: 'ssh -F cfg prod',
+    files: { cfg: 'CanonicalizeHostname yes\nCanonicalDomains evil.example\n' },
+    reach: ['write ? shell:ssh'],
   },
   { doc: 'ssh -G prints only', cmd: 'ssh -F none -G h.example', reach: [] },
   {

@@ -227,6 +227,16 @@ const CASES: Case[] = [
     kernel: ['127.0.0.3:@P@'],
   },
   {
+    name: 'git -c http.curloptResolve: the pinned address',
+    cmd: 'git -c http.curloptResolve=ok.example:@P@:127.0.0.3 ls-remote http://ok.example:@P@/r.git',
+    kernel: ['127.0.0.3:@P@'],
+  },
+  {
+    name: 'ssh: -p after the destination',
+    cmd: 'ssh -F none -o BatchMode=yes -o StrictHostKeyChecking=no 127.0.0.2 -p @P@ true',
+    kernel: ['127.0.0.2:@P@'],
+  },
+  {
     name: 'bash /dev/tcp',
     cmd: 'exec 3<>/dev/tcp/127.0.0.3/@P@; printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3; cat <&3 >/dev/null',
     kernel: ['127.0.0.3:@P@'],

@@ -153,6 +153,25 @@ export function curlReach(cx: CommandContext): void {
   const explicitProxy = proxies.filter((x) => x.option === '-x' || x.option === '--proxy').at(-1);
   const resolves = resolveEntries(p);
   const connectTo = connectToEntries(p);
+  // The names curl looks up go to these servers (UDP/TCP 53): the name itself leaves this machine.
+  for (const dns of values(p, '--dns-servers'))
+    for (const server of dns.uncertain === undefined ? dns.value.split(',') : [''])
+      if (server === '')
+        unknownHost(cx, dns.raw, { method: 'write', origin: 'curl:dns' }, 'curl --dns-servers is not known');
+      else
+        reachAddress(
+          cx,
+          server.includes(':') && !server.startsWith('[') && server.split(':').length > 2
+            ? `[${server}]`
+            : server,
+          {
+            method: 'write',
+            scheme: 'dns',
+            port: 53,
+            origin: 'curl:dns',
+            reason: 'curl sends its DNS queries here',
+          },
+        );
   for (const doh of values(p, '--doh-url'))
     reachAddress(cx, doh, { method: 'read', scheme: 'https', origin: 'curl:doh', reason: 'DNS over HTTPS' });
 

@@ -9,6 +9,8 @@ export interface SshHostSettings {
   port?: string;
   proxyJump?: string;
   proxyCommand?: string;
+  /** `CanonicalizeHostname` other than `no`: the name gets a domain appended (ssh_config(5)). */
+  canonicalize?: string;
   /** A `Match` block sets one of the keys above: what applies is not known. */
   unknown?: string;
 }
@@ -18,6 +20,7 @@ const KEYS: Readonly<Record<string, keyof SshHostSettings>> = {
   port: 'port',
   proxyjump: 'proxyJump',
   proxycommand: 'proxyCommand',
+  canonicalizehostname: 'canonicalize',
 };
 
 function patternMatches(patterns: string, host: string): boolean {

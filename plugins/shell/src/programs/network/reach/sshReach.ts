@@ -76,6 +76,10 @@ function destination(
     unknownHost(cx, dest.value, o, `${cx.name}: ${set.unknown}`);
     return;
   }
+  if (set.canonicalize !== undefined && !/^no$/i.test(set.canonicalize)) {
+    unknownHost(cx, dest.value, o, `${cx.name}: CanonicalizeHostname appends a domain to the name`);
+    return;
+  }
   let host = alias;
   if (set.hostName !== undefined) {
     const expanded = set.hostName.replace(/%h/g, alias).replace(/%%/g, '%');
@@ -197,7 +201,11 @@ function forwardTarget(spec: string): string | undefined {
 }
 
 const ssh: CommandHandler = (cx) => {
-  const p = parseArgs(cx.args, SSH);
+  const first = parseArgs(cx.args, SSH);
+  // ssh reads options after the destination too, up to the command (ssh.c: `ssh host -p 2222 cmd`).
+  const at = first.operands[0] !== undefined ? cx.args.indexOf(first.operands[0]) : -1;
+  const after = at >= 0 ? parseArgs(cx.args.slice(at + 1), SSH) : undefined;
+  const p = after ? { ...first, opts: [...first.opts, ...after.opts] } : first;
   if (has(p, '-G', '-V')) return; // prints the configuration or the version: no connection
   const s = setup(cx, p.opts, 'write');
   s.port = values(p, '-p').at(-1);

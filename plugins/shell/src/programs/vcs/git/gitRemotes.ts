@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { NetMethod } from '@toolgate/core';
+import { type NetMethod, parseTarget } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../../../effects/extractTypes.js';
 import type { Field } from '../../../state/expandWord.js';
 import { has, parseArgs, values } from '../../argv.js';
@@ -216,8 +216,58 @@ function reachUrl(
     );
     return;
   }
+  if (scheme === 'git') {
+    // git:// through a proxy program (git-config(1) core.gitProxy, GIT_PROXY_COMMAND).
+    const gitProxy = variableValue(cx, 'GIT_PROXY_COMMAND') ?? last(net, 'core.gitproxy');
+    if (gitProxy !== undefined) {
+      unknownHost(cx, u, { method, origin }, 'git: core.gitProxy/GIT_PROXY_COMMAND makes the connection');
+      return;
+    }
+  }
   reachAddress(cx, u, { method, origin, ...why });
-  if (scheme === 'http' || scheme === 'https') proxy(cx, net, u, scheme, method);
+  if (scheme === 'http' || scheme === 'https') {
+    proxy(cx, net, u, scheme, method);
+    pinnedAddresses(cx, net, u, scheme, method);
+  }
+}
+
+/**
+ * `http.curloptResolve` (git-config(1), git 2.37+): curl's `--resolve HOST:PORT:ADDR` — the address git
+ * really connects to for that host and port.
+ */
+function pinnedAddresses(
+  cx: CommandContext,
+  net: GitNet,
+  url: string,
+  scheme: string,
+  method: NetMethod,
+): void {
+  const t = parseTarget(url, scheme);
+  for (const e of net.entries) {
+    if (!/^http\.(.*\.)?curloptresolve$/.test(e.key)) continue;
+    const m = /^[+-]?([^:]+):(\d+|\*):(.+)$/.exec(e.value);
+    if (!m) {
+      unknownHost(
+        cx,
+        e.value,
+        { method, origin: 'git:resolve' },
+        `git: http.curloptResolve ${e.value} is not understood`,
+      );
+      continue;
+    }
+    if ((m[1] !== '*' && m[1]!.toLowerCase() !== t.host) || (m[2] !== '*' && Number(m[2]) !== t.port))
+      continue;
+    for (const addr of m[3]!.split(',')) {
+      const ip = addr.replace(/^\[(.*)\]$/, '$1');
+      reachAddress(cx, ip.includes(':') ? `[${ip}]` : ip, {
+        method,
+        scheme,
+        ...(t.port !== undefined ? { port: t.port } : {}),
+        origin: 'git:resolve',
+        reason: `http.curloptResolve ${e.value}: ${url} connects to this address`,
+      });
+    }
+  }
 }
 
 /** `http.proxy` (or the remote's `proxy`), else libcurl's variables (`https_proxy`, `ALL_PROXY`…). */
