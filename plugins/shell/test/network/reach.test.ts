@@ -608,6 +608,24 @@ table('package managers', [
   },
   { doc: 'pip list reaches nothing', cmd: 'pip list', reach: [] },
   {
+    doc: 'pip: HTTPS_PROXY (requests reads either case)',
+    cmd: 'pip download -i https://idx.example/simple x',
+    env: { HTTPS_PROXY: 'http://px.example:3128' },
+    reach: ['read idx.example:443 shell:pip', 'read px.example:3128 shell:pip:proxy'],
+  },
+  {
+    doc: 'npm-config(7) https-proxy in .npmrc',
+    cmd: 'npm view x',
+    files: { '.npmrc': 'https-proxy=http://px.example:8080\n' },
+    reach: ['read registry.npmjs.org:443 shell:npm', 'read px.example:8080 shell:npm:proxy'],
+  },
+  {
+    doc: 'npm: NO_PROXY exempts the registry',
+    cmd: 'npm view x',
+    env: { HTTPS_PROXY: 'http://px.example:8080', NO_PROXY: 'npmjs.org' },
+    reach: ['read registry.npmjs.org:443 shell:npm'],
+  },
+  {
     doc: 'pip install -e git+https:// (VCS support)',
     cmd: 'pip install -e git+https://vcs.example/o/lib.git#egg=lib',
     contains: ['read vcs.example:443 shell:pip:requirement'],

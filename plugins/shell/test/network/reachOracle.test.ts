@@ -237,6 +237,20 @@ const CASES: Case[] = [
     kernel: ['127.0.0.2:@P@'],
   },
   {
+    name: 'pip: http_proxy from the environment (requests)',
+    cmd: 'pip download -q --no-deps -d ./w --index-url http://127.0.0.2:@P@/simple left-pad-x',
+    env: { http_proxy: 'http://127.0.0.4:@P@' },
+    kernel: ['127.0.0.4:@P@'],
+    viaProxy: ['127.0.0.2:@P@'],
+  },
+  {
+    name: 'npm: HTTP_PROXY from the environment',
+    cmd: 'npm view --registry http://127.0.0.2:@P@/ left-pad version',
+    env: { HTTP_PROXY: 'http://127.0.0.4:@P@' },
+    kernel: ['127.0.0.4:@P@'],
+    viaProxy: ['127.0.0.2:@P@'],
+  },
+  {
     name: 'bash /dev/tcp',
     cmd: 'exec 3<>/dev/tcp/127.0.0.3/@P@; printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3; cat <&3 >/dev/null',
     kernel: ['127.0.0.3:@P@'],

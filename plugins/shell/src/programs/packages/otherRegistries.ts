@@ -1,7 +1,12 @@
 import { readdirSync } from 'node:fs';
 import type { NetMethod } from '@toolgate/core';
 import type { CommandHandler } from '../../effects/extractTypes.js';
-import { reachAddress, unknownHost, variableValue } from '../network/reach/netReach.js';
+import {
+  environmentProxyReach,
+  reachAddress,
+  unknownHost,
+  variableValue,
+} from '../network/reach/netReach.js';
 import { literal } from '../spec.js';
 
 // cargo, go, gem, apt-get/apt and docker: where each goes by its documentation, or an uncertain reach with the
@@ -36,7 +41,8 @@ const cargo: CommandHandler = (cx) => {
   for (let d = cwd; d; d = d === '/' ? null : d.replace(/\/[^/]*$/, '') || '/')
     configs.push(`${d === '/' ? '' : d}/.cargo/config.toml`, `${d === '/' ? '' : d}/.cargo/config`);
   if (cargoHome) configs.push(`${cargoHome}/config.toml`, `${cargoHome}/config`);
-  const custom = (text: string) => /\[(source|registries|registry)\b|\bgit\s*=|\breplace-with\b/.test(text);
+  const custom = (text: string) =>
+    /\[(source|registries|registry)\b|\bgit\s*=|\breplace-with\b|\bproxy\s*=/.test(text);
   for (const f of [...configs, ...(cwd ? [`${cwd}/Cargo.toml`] : [])]) {
     const c = cx.readContent(literal(f), 1024 * 1024);
     if ('text' in c && custom(c.text)) {
@@ -51,6 +57,8 @@ const cargo: CommandHandler = (cx) => {
   reachAddress(cx, 'https://index.crates.io/', { method });
   reachAddress(cx, 'https://static.crates.io/', { method: 'read' });
   if (method === 'write') reachAddress(cx, 'https://crates.io/', { method });
+  // cargo uses libcurl: its proxy variables (cargo's own `http.proxy` makes the config custom above).
+  environmentProxyReach(cx, 'https://index.crates.io/', method, 'curl', 'cargo:proxy');
 };
 
 /**
@@ -84,7 +92,11 @@ const go: CommandHandler = (cx) => {
   let direct = false;
   for (const e of list) {
     if (e === 'direct') direct = true;
-    else if (e !== '') reachAddress(cx, e, { method: 'read', scheme: 'https', reason: 'GOPROXY' });
+    else if (e !== '') {
+      reachAddress(cx, e, { method: 'read', scheme: 'https', reason: 'GOPROXY' });
+      // Go's net/http: HTTPS_PROXY/HTTP_PROXY in either case.
+      environmentProxyReach(cx, /^[a-z]+:\/\//i.test(e) ? e : `https://${e}`, 'read', 'both', 'go:proxy');
+    }
   }
   if (sumdb !== 'off')
     reachAddress(

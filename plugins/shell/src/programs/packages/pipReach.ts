@@ -2,7 +2,12 @@ import type { NetMethod } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { parseArgs, values } from '../argv.js';
-import { reachAddress, unknownHost, variableValue } from '../network/reach/netReach.js';
+import {
+  environmentProxyReach,
+  reachAddress,
+  unknownHost,
+  variableValue,
+} from '../network/reach/netReach.js';
 import { literal } from '../spec.js';
 
 // Where pip (and `uv pip`) connect (pip docs "User Guide: Configuration", `pip install --help`): the index
@@ -185,16 +190,32 @@ function pipLike(
     unknownHost(cx, 'index', { method }, `${cx.name}: ${s.unknown}`);
     return;
   }
+  const reached: string[] = [];
   if (!s.noIndex) {
     const index = s.index[0];
-    if (index === undefined) for (const u of DEFAULT_INDEX) reachAddress(cx, u, { method });
-    else reachAddress(cx, index.url, { method, reason: `index from ${index.from}` });
+    if (index === undefined)
+      for (const u of DEFAULT_INDEX) {
+        reachAddress(cx, u, { method });
+        reached.push(u);
+      }
+    else {
+      reachAddress(cx, index.url, { method, reason: `index from ${index.from}` });
+      reached.push(index.url);
+    }
   }
   for (const e of s.extra)
-    if (/^[a-z]+:\/\//i.test(e.url) && !/^file:/i.test(e.url))
+    if (/^[a-z]+:\/\//i.test(e.url) && !/^file:/i.test(e.url)) {
       reachAddress(cx, e.url, { method, reason: `from ${e.from}` });
+      reached.push(e.url);
+    }
   for (const u of urls)
-    if (!/^file:/i.test(u)) reachAddress(cx, u, { method, origin: `${cx.name}:requirement` });
+    if (!/^file:/i.test(u)) {
+      reachAddress(cx, u, { method, origin: `${cx.name}:requirement` });
+      reached.push(u);
+    }
+  // pip talks through requests: HTTP(S)_PROXY in either case, unless --proxy names one.
+  if (values(p, '--proxy').length === 0)
+    for (const u of reached) environmentProxyReach(cx, u, method, 'both', `${cx.name}:proxy`);
   for (const x of values(p, '--proxy'))
     reachAddress(cx, x, { method, scheme: 'http', port: 1080, origin: `${cx.name}:proxy` });
 }

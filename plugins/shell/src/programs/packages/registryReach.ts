@@ -3,7 +3,12 @@ import type { NetMethod } from '@toolgate/core';
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { parseArgs, values } from '../argv.js';
-import { reachAddress, unknownHost, variableValue } from '../network/reach/netReach.js';
+import {
+  environmentProxyReach,
+  reachAddress,
+  unknownHost,
+  variableValue,
+} from '../network/reach/netReach.js';
 import { literal } from '../spec.js';
 import { projectDir } from './installAndRun.js';
 import { inPackage } from './packageFiles.js';
@@ -62,10 +67,14 @@ function npmRegistries(
   };
   if (cliRegistry)
     set('registry', cliRegistry.uncertain === undefined ? cliRegistry.value : null, '--registry');
-  for (const name of ['npm_config_registry', 'NPM_CONFIG_REGISTRY']) {
-    const v = variableValue(cx, name);
-    if (v !== undefined) set('registry', v, `$${name}`);
-  }
+  for (const key of ['registry', 'proxy', 'https-proxy'])
+    for (const name of [
+      `npm_config_${key.replace('-', '_')}`,
+      `NPM_CONFIG_${key.replace('-', '_').toUpperCase()}`,
+    ]) {
+      const v = variableValue(cx, name);
+      if (v !== undefined) set(key, v, `$${name}`);
+    }
   if (yarn) yarnRegistries(cx, dir, r, set);
   const files: Field[] = [inPackage(dir, '.npmrc')];
   const userconfig = variableValue(cx, 'npm_config_userconfig') ?? variableValue(cx, 'NPM_CONFIG_USERCONFIG');
@@ -83,7 +92,8 @@ function npmRegistries(
       continue;
     }
     for (const [k, v] of npmrcEntries(c.text))
-      if (k === 'registry' || /^@[^:]+:registry$/.test(k)) set(k, v, f.raw);
+      if (k === 'registry' || k === 'proxy' || k === 'https-proxy' || /^@[^:]+:registry$/.test(k))
+        set(k, v, f.raw);
   }
   return r;
 }
@@ -175,13 +185,24 @@ function registryReach(
   const main = reg.values.get('registry');
   const report = (key: string) => {
     const v = reg.values.get(key) ?? main;
-    reachAddress(cx, v?.url ?? DEFAULT_REGISTRY[m]!, {
+    const url = v?.url ?? DEFAULT_REGISTRY[m]!;
+    reachAddress(cx, url, {
       method,
       ...(v !== undefined ? { reason: `${key} from ${v.from}` } : {}),
       ...(v !== undefined && v.from !== '--registry' && !v.from.startsWith('$')
         ? { origin: `${cx.name}:npmrc` }
         : {}),
     });
+    // npm-config(7) `https-proxy`/`proxy` (npmrc, npm_config_*), else HTTPS_PROXY/HTTP_PROXY in either case.
+    const proxy = reg.values.get(/^https:/i.test(url) ? 'https-proxy' : 'proxy') ?? reg.values.get('proxy');
+    if (proxy !== undefined)
+      reachAddress(cx, proxy.url, {
+        method,
+        scheme: 'http',
+        origin: `${cx.name}:proxy`,
+        reason: `${cx.name} sends ${url} through the proxy of ${proxy.from}`,
+      });
+    else environmentProxyReach(cx, url, method, 'both', `${cx.name}:proxy`);
   };
   report('registry');
   for (const s of specs) {
@@ -200,7 +221,7 @@ function registryReach(
     specs.length === 0 &&
     (sub === 'install' || sub === 'i' || sub === 'ci' || sub === 'add' || sub === 'update')
   )
-    for (const key of reg.values.keys()) if (key !== 'registry') report(key);
+    for (const key of reg.values.keys()) if (/^@/.test(key)) report(key);
   if (specs.length === 0) dependencySpecs(cx, dir, method);
 }
 

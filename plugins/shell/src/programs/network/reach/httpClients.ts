@@ -1,7 +1,7 @@
 import type { NetMethod } from '@toolgate/core';
 import type { CommandHandler } from '../../../effects/extractTypes.js';
 import { parseArgs, values } from '../../argv.js';
-import { reachAddress, unknownHost } from './netReach.js';
+import { environmentProxyReach, reachAddress, unknownHost } from './netReach.js';
 
 // Other clients that fetch or send by URL: HTTPie (`http`, `https`), aria2c, ftp, lftp, rclone, the GitHub
 // CLI. Each from its manual; what is not modelled (a remote named in a config file, commands read from
@@ -67,6 +67,15 @@ const httpie: CommandHandler = (cx) => {
   const target =
     url.uncertain === undefined && /^:/.test(url.value) ? { ...url, value: `localhost${url.value}` } : url;
   reachAddress(cx, target, { method: m, scheme });
+  // HTTPie uses requests: HTTP(S)_PROXY in either case, unless --proxy.
+  if (values(p, '--proxy').length === 0 && target.uncertain === undefined)
+    environmentProxyReach(
+      cx,
+      /^[a-z]+:\/\//i.test(target.value) ? target.value : `${scheme}://${target.value}`,
+      m,
+      'both',
+      `${cx.name}:proxy`,
+    );
   for (const x of values(p, '--proxy')) {
     const v = x.value.replace(/^[a-z]+:(?=[a-z]+:\/\/)/i, ''); // `http:http://proxy:3128`
     reachAddress(
@@ -213,7 +222,9 @@ const gh: CommandHandler = (cx) => {
     return;
   }
   const host = named ?? (typeof env === 'string' && env !== '' ? env : 'github.com');
-  reachAddress(cx, host === 'github.com' ? 'api.github.com' : host, { method, scheme: 'https' });
+  const api = host === 'github.com' ? 'api.github.com' : host;
+  reachAddress(cx, api, { method, scheme: 'https' });
+  environmentProxyReach(cx, `https://${api}/`, method, 'both', 'gh:proxy');
   if (sub === 'repo clone' || sub === 'pr checkout')
     reachAddress(cx, host, { method: 'read', scheme: 'https', origin: 'gh:git' });
 };

@@ -118,3 +118,58 @@ export function variableValue(cx: CommandContext, name: string): string | null |
   const v = cx.variable(name);
   return v === '' ? undefined : v;
 }
+
+/**
+ * How a client library reads proxy variables: `curl` (libcurl: `<scheme>_proxy`, upper case too except
+ * `HTTP_PROXY`, then `all_proxy`/`ALL_PROXY`), `lower` (wget: `<scheme>_proxy` only), `both` (Python requests,
+ * Go's net/http, npm: either case of `<scheme>_proxy`, requests also `all_proxy`).
+ */
+export type ProxyEnvStyle = 'curl' | 'lower' | 'both';
+
+/**
+ * The proxy a program takes from its environment for a URL's scheme and host, honouring `no_proxy`/`NO_PROXY`:
+ * `undefined` none, `null` a variable that is not known, else the variable and its value.
+ */
+export function environmentProxy(
+  cx: CommandContext,
+  scheme: string,
+  host: string,
+  style: ProxyEnvStyle,
+): { name: string; value: string } | null | undefined {
+  const noProxy = variableValue(cx, 'no_proxy') ?? variableValue(cx, 'NO_PROXY');
+  if (typeof noProxy === 'string' && noProxyExempts(noProxy, host)) return undefined;
+  const names = [`${scheme}_proxy`];
+  if (style === 'both' || (style === 'curl' && scheme !== 'http'))
+    names.push(`${scheme.toUpperCase()}_PROXY`);
+  if (style !== 'lower') names.push('all_proxy', 'ALL_PROXY');
+  for (const name of names) {
+    const v = variableValue(cx, name);
+    if (v === null) return null;
+    if (v !== undefined) return { name, value: v };
+  }
+  return undefined;
+}
+
+/** Reports the environment's proxy for `url` (see `environmentProxy`) as a reach of `origin` (`pip:proxy`). */
+export function environmentProxyReach(
+  cx: CommandContext,
+  url: string,
+  method: NetMethod,
+  style: ProxyEnvStyle,
+  origin: string,
+): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined || (scheme !== 'http' && scheme !== 'https')) return;
+  const host = hostOf(url, scheme);
+  if (host === undefined) return;
+  const p = environmentProxy(cx, scheme, host, style);
+  if (p === null)
+    unknownHost(cx, `$${scheme}_proxy`, { method, origin }, `${cx.name}: a proxy variable is not known`);
+  else if (p !== undefined && p.value !== '')
+    reachAddress(cx, p.value, {
+      method,
+      scheme: 'http',
+      origin,
+      reason: `${cx.name} sends ${url} through $${p.name}`,
+    });
+}
