@@ -346,6 +346,30 @@ describe('git through the proxy', () => {
 });
 
 describe('the bridge', () => {
+  it('relays large bodies both ways, several connections at once (backpressure, half-close)', async () => {
+    const big = createServer((req, res) => {
+      let n = 0;
+      req.on('data', (c: Buffer) => {
+        n += c.length;
+      });
+      req.on('end', () => res.end(req.method === 'POST' ? `got ${n}` : Buffer.alloc(4 * 1024 * 1024, 120)));
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.2', r));
+    const port = (big.address() as AddressInfo).port;
+    try {
+      writeFileSync(join(ws, 'upload.bin'), Buffer.alloc(3 * 1024 * 1024, 121));
+      const url = `http://allowed.test:${port}/`;
+      const r = await inSandbox(allowlist, [
+        'sh',
+        '-c',
+        `curl -sS ${url} | wc -c & curl -sS ${url} | wc -c & curl -sS --data-binary @upload.bin ${url}; echo; wait`,
+      ]);
+      expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['4194304', '4194304', 'got 3145728']);
+    } finally {
+      big.close();
+    }
+  });
+
   it('a program that is not there inside exits 127 with its name, like a shell', async () => {
     const r = await inSandbox(allowlist, ['no-such-program-here']);
     expect(r.code).toBe(127);
