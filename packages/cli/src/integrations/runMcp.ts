@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { DeskStrategy } from '@toolgate/approvals';
 import type { AuditErrorEvent } from '@toolgate/audit-log';
 import type { DecisionStream } from '@toolgate/console';
@@ -124,6 +125,12 @@ async function serve(
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    // A rewritten shell call whose sandbox needs the network proxy starts it (`toolgate sandbox-exec`, run by
+    // the upstream server with the call): its connections go to this gateway's trail.
+    sandboxExecFlags: [
+      ...(options.audit !== undefined ? ['--audit', resolve(options.audit)] : []),
+      ...(options.workspace !== undefined ? ['--workspace', resolve(options.workspace)] : []),
+    ],
     // Elicitation first (the human behind the client), then the configured strategy for clients without it.
     // Relative paths are judged against --cwd, but a server resolves them its own way (the filesystem server:
     // against its first root): denied unless the user vouches that the server uses --cwd too.
