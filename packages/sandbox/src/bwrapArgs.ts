@@ -9,7 +9,7 @@ import { bridgeCommand, proxyEnv } from './network/bridge.js';
  * loopback (`none`), or none plus the filtering proxy listening on `socket` outside, bridged in (`proxy`).
  */
 export type SandboxNetwork =
-  | { mode: 'shared' }
+  | { mode: 'shared'; hide?: string }
   | { mode: 'none'; hide?: string }
   | { mode: 'proxy'; socket: string; hide?: string };
 
@@ -51,7 +51,7 @@ export function bwrapArgs(
   // Every proxy's socket directory hidden (`hide`: ./network/proxyDir.ts — another run's proxy may allow more),
   // then this run's socket bound back in at the same path: after the policy's mounts, before the remounts
   // that make the masks read-only.
-  if (network.mode !== 'shared' && network.hide !== undefined) {
+  if (network.hide !== undefined) {
     args.push('--tmpfs', network.hide);
     remount.push(network.hide);
   }

@@ -7,7 +7,7 @@ import { compileMounts } from './compileMounts.js';
 import type { WalkBounds } from './globWalk.js';
 import { describeLimits, limitsOf } from './limits.js';
 import { type NetworkMode, networkModeOf } from './network/networkMode.js';
-import { newProxySocketPath, proxyBase } from './network/proxyDir.js';
+import { existingProxyBase, newProxySocketPath, proxyBase } from './network/proxyDir.js';
 import { probeSandbox } from './probe.js';
 import { SandboxCompileError } from './sandboxError.js';
 import { SANDBOX_MODES, type SandboxMode, sandboxModeOf } from './sandboxMode.js';
@@ -112,8 +112,10 @@ export function sandbox(options: SandboxOptions): SandboxGuard {
       ...(options.readOnly ? { readOnly: options.readOnly } : {}),
     });
     let network: SandboxNetwork;
-    if (networkMode === 'shared') network = { mode: 'shared' };
-    else if (networkMode === 'none') network = { mode: 'none', hide: proxyBase() };
+    if (networkMode === 'shared') {
+      const hide = existingProxyBase();
+      network = hide === undefined ? { mode: 'shared' } : { mode: 'shared', hide };
+    } else if (networkMode === 'none') network = { mode: 'none', hide: proxyBase() };
     else if (opts.network?.socket)
       network = { mode: 'proxy', socket: opts.network.socket, hide: proxyBase() };
     else

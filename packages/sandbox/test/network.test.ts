@@ -12,7 +12,7 @@ import {
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type CompiledPolicy, loadPolicy } from '@toolgate/folder-rules';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -501,5 +501,24 @@ describe('unrestricted (no network section): as before', () => {
     const r = await inSandbox(policy, curl(`http://127.0.0.3:${evil.port}/`));
     expect(r).toMatchObject({ code: 0, stdout: 'evil-ok' });
     expect(evil.connections).toBe(1);
+  });
+
+  it('hides the proxies of other runs all the same (with /tmp writable it could remove their sockets)', async () => {
+    const file = join(root, 'open-tmp.yaml');
+    writeFileSync(
+      file,
+      ['default: read', 'rules:', '  - { pattern: "/tmp/**", access: write }', ''].join('\n'),
+    );
+    const policy = loadPolicy({ dialect: 'toolgate', file });
+    const r = await inSandbox(policy, [
+      'sh',
+      '-c',
+      `rm -rf ${dirname(proxy.socketPath)} 2>/dev/null; test -e ${proxy.socketPath} && echo visible || echo hidden`,
+    ]);
+    expect(r.stdout).toBe('hidden\n');
+    expect(statSync(proxy.socketPath).isSocket()).toBe(true);
+    // Twin: the proxy still serves (nothing was removed).
+    const ok = await inSandbox(allowlist, curl(`http://allowed.test:${allowed.port}/`));
+    expect(ok.stdout).toBe('allowed-ok');
   });
 });

@@ -30,6 +30,20 @@ export function proxyBase(): string {
   return base;
 }
 
+/**
+ * `proxyBase()`'s path when it exists (nothing is created): a sandbox with the host's network hides it too —
+ * it gains no network from another run's proxy, but with `/tmp` writable it could remove or replace the
+ * sockets of runs whose sandboxes have none.
+ */
+export function existingProxyBase(): string | undefined {
+  const base = join(tmpdir(), `toolgate-net-${process.getuid?.() ?? 0}`);
+  try {
+    return lstatSync(base).isDirectory() ? base : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fresh socket path under `proxyBase()` whose directory does not exist yet (the proxy creates it). */
 export function newProxySocketPath(): string {
   return join(proxyBase(), randomBytes(16).toString('hex'), 'proxy.sock');
