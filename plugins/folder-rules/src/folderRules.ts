@@ -4,6 +4,7 @@ import {
   describeValue,
   type Finding,
   type GuardPlugin,
+  parseNetworkSection,
   Stage,
   ToolgateError,
 } from '@toolgate/core';
@@ -73,6 +74,11 @@ export interface FolderRulesOptions {
    * the cache is never cleared as a whole.
    */
   maxWorkspaces?: number;
+  /**
+   * With inline `rules`: the native `network` section (`{default, presets, rules}`, docs/dialects.md), checked
+   * like the file's (`TOOLGATE_ERR_INVALID_CONFIG` naming `inline`, the field and the value).
+   */
+  network?: Record<string, unknown>;
 }
 
 const OPTION_KEYS = new Set([
@@ -91,6 +97,7 @@ const OPTION_KEYS = new Set([
   'log',
   'perAgent',
   'maxWorkspaces',
+  'network',
 ]);
 const OPS = new Set(['read', 'write', 'list', 'copy', 'move', 'shell', 'opaque', 'none', 'patch']);
 
@@ -172,12 +179,25 @@ function resolveOptions(options: FolderRulesOptions): CompiledPolicy {
         rules,
         mode: options.mode ?? 'tiered',
         default: defaultSpec(options.default ?? 'deny'),
+        ...(options.network !== undefined ? { network: parseNetworkSection(options.network, 'inline') } : {}),
       },
       ['inline'],
     );
   } else {
     throw invalid('policy', undefined, 'give one of policy, dialect + file/source, or rules');
   }
+  if (
+    options.network !== undefined &&
+    (options.policy !== undefined ||
+      options.dialect !== undefined ||
+      options.file !== undefined ||
+      options.source !== undefined)
+  )
+    throw invalid(
+      'network',
+      options.network,
+      "only beside inline rules (a policy file's network section is its own)",
+    );
   if (options.tools !== undefined) {
     if (typeof options.tools !== 'object' || options.tools === null)
       throw invalid('tools', options.tools, 'expected {name: {op, pathArgs}}');

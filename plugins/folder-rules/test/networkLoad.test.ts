@@ -167,3 +167,24 @@ describe('network layering', () => {
     expect(p.network?.decide({ host: 'github.com', method: 'read' }).action).toBe('deny');
   });
 });
+
+describe('folderRules({rules, network}): the section inline', () => {
+  it('compiles onto compiled.network; a bad value names inline, field and value; not beside a policy file', async () => {
+    const { folderRules } = await import('../src/index.js');
+    const plugin = folderRules({
+      rules: [{ pattern: '<workspace>/**', access: 'write' }],
+      network: { default: 'deny', presets: ['pypi'] },
+    });
+    expect(plugin.compiled.network?.decide({ host: 'pypi.org', method: 'read' }).action).toBe('allow');
+    expect(plugin.compiled.network?.decide({ host: 'evil.example', method: 'read' }).rule).toBe(
+      'default: deny',
+    );
+    expect(() => folderRules({ rules: [], network: { rules: [{ host: '*x', action: 'allow' }] } })).toThrow(
+      /inline: field network\.rules\[0\]\.host: .*"\*x"/,
+    );
+    expect(() =>
+      folderRules({ source: 'default: deny\n', file: 'p.yaml', network: { default: 'deny' } }),
+    ).toThrow(/option network/);
+    expect(folderRules({ rules: [] }).compiled.network).toBeUndefined();
+  });
+});
