@@ -1,5 +1,6 @@
 import type { DescribeContext, ToolDescriptor } from '@toolgate/core';
 import { classifyWith, type toolPlans } from './classify.js';
+import { hostDescription } from './describeHosts.js';
 import { evaluatorFor } from './evaluator.js';
 import { gateFinding } from './gates.js';
 import { specFromDescriptor } from './schemaSpec.js';
@@ -116,7 +117,16 @@ export function describeTools(
     if (fromSchema) plans.learn(tool.name, fromSchema);
     const c = classifyWith(plans.get(tool.name), { tool: tool.name, args: {} });
     if (c.kind === 'unknown' || (c.kind === 'known' && c.spec.op === 'none')) {
-      out.push(tool);
+      // A URL tool (WebFetch, a fetch server) is told the hosts it may reach (issue 26).
+      const hosts = c.kind === 'known' ? hostDescription(c.spec, policy) : undefined;
+      out.push(
+        hosts
+          ? {
+              ...tool,
+              description: `${stripBlock(tool.description ?? '')}${BLOCK_START}\n${hosts.join('\n')}\n${BLOCK_END}`,
+            }
+          : tool,
+      );
       continue;
     }
     const writes = c.kind === 'shell' || (c.kind === 'known' && c.spec.op !== 'read' && c.spec.op !== 'list');

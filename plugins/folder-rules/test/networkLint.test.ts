@@ -119,3 +119,32 @@ describe('explain: each reach with the rule that decided', () => {
     );
   });
 });
+
+describe('describeTools: a URL tool is told the hosts it may fetch from', () => {
+  it('WebFetch lists the allowed hosts; a path tool and an unrestricted policy are left as they were', async () => {
+    const { folderRules } = await import('../src/index.js');
+    const { createGuard } = await import('@toolgate/core');
+    const guard = createGuard({
+      plugins: [
+        folderRules({
+          rules: [{ pattern: '<workspace>/**', access: 'write' }],
+          network: { default: 'prompt', presets: ['npm'] },
+        }),
+      ],
+    });
+    const [fetchTool, search] = guard.describeTools([
+      { name: 'WebFetch', description: 'Fetch a URL.' },
+      { name: 'WebSearch', description: 'Search.' },
+    ]);
+    expect(fetchTool?.description).toContain('You can ONLY fetch from these hosts:\nregistry.npmjs.org');
+    expect(fetchTool?.description).toContain('Other hosts need the user’s approval.');
+    expect(search?.description).toBe('Search.');
+    // applied twice: one block, not two
+    const again = guard.describeTools([{ name: 'WebFetch', description: fetchTool?.description ?? '' }]);
+    expect(again[0]?.description.split('NETWORK ACCESS').length).toBe(2);
+    const open = createGuard({ plugins: [folderRules({ rules: [] })] });
+    expect(open.describeTools([{ name: 'WebFetch', description: 'Fetch a URL.' }])[0]?.description).toBe(
+      'Fetch a URL.',
+    );
+  });
+});
