@@ -6,6 +6,7 @@ export type {
   Extraction,
   ExtractOptions,
   Metacharacters,
+  Reach,
   UnknownCommands,
 } from './effects/extractTypes.js';
 export { findMetacharacters } from './lex/findMetacharacters.js';
@@ -13,6 +14,7 @@ export { ShellParseError } from './lex/parseError.js';
 export type { ParseMode } from './parse/parseScript.js';
 export { parseScript } from './parse/parseScript.js';
 export type { ArgSpec } from './programs/argv.js';
+export { reachTable } from './programs/network/reach/reachTable.js';
 export { commandTable } from './programs/table.js';
 export type { ShellOptions, ShellToolSpec } from './shell.js';
 export { shell } from './shell.js';
