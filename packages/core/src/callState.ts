@@ -76,6 +76,7 @@ export class CallStateImpl implements CallState {
   /** Resolutions with other options (`followFinal: false`, no tilde or variables), by flags and raw text. */
   private flagged: Map<string, ResolvedPath> | undefined = undefined;
   private plainOptions: ResolveOptions | undefined = undefined;
+  private readOptions: ResolveOptions | undefined = undefined;
   private claims: Set<string> | undefined = undefined;
   private rewriteMap: Map<string, unknown> | undefined = undefined;
   private realDirs: Set<string> | undefined = undefined;
@@ -148,6 +149,11 @@ export class CallStateImpl implements CallState {
   }
 
   resolve(raw: string, options?: ResolveOptions): ResolvedPath {
+    return this.resolveAs(raw, options, false);
+  }
+
+  /** `resolve`, hinting that the path most likely exists (a read): the hint never changes the answer. */
+  private resolveAs(raw: string, options: ResolveOptions | undefined, existing: boolean): ResolvedPath {
     this.realDirs ??= new Set();
     // The usual resolution (follow the last link, expand `~` and variables) is keyed by the raw text alone;
     // the others by their flags too. Only the flags and this call's real directories reach `resolvePath`.
@@ -159,7 +165,8 @@ export class CallStateImpl implements CallState {
       let hit = this.cache.get(raw);
       if (hit === undefined) {
         this.plainOptions ??= { realDirs: this.realDirs };
-        hit = resolvePath(raw, this.ctx, this.plainOptions);
+        this.readOptions ??= { realDirs: this.realDirs, expectExisting: true };
+        hit = resolvePath(raw, this.ctx, existing ? this.readOptions : this.plainOptions);
         this.cache.set(raw, hit);
       }
       return hit;
@@ -173,6 +180,7 @@ export class CallStateImpl implements CallState {
         tilde: options.tilde !== false,
         vars: options.vars !== false,
         realDirs: this.realDirs,
+        expectExisting: existing,
       });
       this.flagged.set(key, hit);
     }
@@ -180,7 +188,13 @@ export class CallStateImpl implements CallState {
   }
 
   access(raw: string, op: Op, options: CreateAccessOptions): Access {
-    return createAccess(raw, op, this.ctx, options, this.resolve(raw, options));
+    return createAccess(
+      raw,
+      op,
+      this.ctx,
+      options,
+      this.resolveAs(raw, options, op === 'read' || op === 'list'),
+    );
   }
 
   /** Findings the OS sandbox stands in for (what analysis could not prove), when the policy sandboxes. */

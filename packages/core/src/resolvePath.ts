@@ -17,6 +17,12 @@ export interface ResolveOptions extends ExpandOptions {
    * as the kernel does.
    */
   followFinal?: boolean;
+  /**
+   * A hint, never a change of answer: the path most likely exists (a read). Its realpath(3) is asked first,
+   * sparing the existence check a path that exists needs otherwise (one syscall); a path that does not exist
+   * then costs a thrown error instead.
+   */
+  expectExisting?: boolean;
 }
 
 /** The kernel's limit on symlinks followed in one lookup (Linux MAXSYMLINKS). */
@@ -175,23 +181,53 @@ function resolveInRealDir(full: string, lexical: string): Walk | undefined {
   return { real: lexical, exists: true };
 }
 
-function resolveFull(full: string, lexical: string, hops: SymlinkHop[], realDirs?: Set<string>): Walk {
+function resolveFull(
+  full: string,
+  lexical: string,
+  hops: SymlinkHop[],
+  realDirs?: Set<string>,
+  expectExisting = false,
+): Walk {
   if (realDirs !== undefined && !full.includes('/..') && realDirs.has(parentOf(lexical))) {
     const known = resolveInRealDir(full, lexical);
     if (known !== undefined) return known;
   }
-  const result = resolveFullUncached(full, lexical, hops);
+  const result = resolveFullUncached(full, lexical, hops, expectExisting);
   // Remember the directory only when the answer involved no link: then every ancestor is real.
   if (realDirs !== undefined && result.real === lexical && hops.length === 0) realDirs.add(parentOf(lexical));
   return result;
 }
 
-function resolveFullUncached(full: string, lexical: string, hops: SymlinkHop[]): Walk {
+function resolveFullUncached(
+  full: string,
+  lexical: string,
+  hops: SymlinkHop[],
+  expectExisting: boolean,
+): Walk {
   // Fast paths, each a few syscalls and no thrown fs errors (an exception costs more than the syscall):
   // an existing path with no symlink or `..` involved is answered by one realpath(3); a new file in an
   // existing, link-free directory by realpath(3) of the directory. Anything else takes the component walk,
   // which also records the hops.
   if (!full.includes('/..')) {
+    if (expectExisting) {
+      // A read: realpath(3) first. Any failure takes the way a failed existence check takes below (so a loop,
+      // a dangling link or a missing file get the same answer as without the hint).
+      let real: string | undefined;
+      try {
+        real = realpathSync.native(full);
+      } catch {
+        real = undefined;
+      }
+      if (real === undefined) {
+        if (!full.endsWith('/')) {
+          const newFile = resolveNewFile(lexical);
+          if (newFile !== undefined) return newFile;
+        }
+        return walk(full, hops);
+      }
+      if (real === lexical) return { real, exists: true };
+      return walk(full, hops);
+    }
     if (existsSync(full)) {
       try {
         const real = realpathSync.native(full);
@@ -254,7 +290,7 @@ export function resolvePath(raw: unknown, ctx: ExpandContext, options: ResolveOp
       result = { real, exists };
     }
   } else {
-    result = resolveFull(full, lexical, hops, options.realDirs);
+    result = resolveFull(full, lexical, hops, options.realDirs, options.expectExisting === true);
   }
 
   if (result.real === null) return uncertain(raw, expanded, lexical, hops, result.reason ?? 'unresolvable');

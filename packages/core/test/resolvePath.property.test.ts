@@ -77,6 +77,21 @@ describe('resolvePath properties over random trees of directories and symlinks',
     );
   });
 
+  it('the expectExisting hint (a read asks realpath(3) first) never changes an answer', () => {
+    fc.assert(
+      fc.property(treeArb, fc.array(pathArb, { minLength: 1, maxLength: 12 }), (links, paths) => {
+        const root = buildTree(links);
+        const ctx = { cwd: root, workspace: root, home: root, env: {} };
+        for (const p of [...paths, ...paths.map((q) => `${q}/`), `${root}/${paths[0]}`]) {
+          const plain = resolvePath(p, ctx);
+          const hinted = resolvePath(p, ctx, { expectExisting: true });
+          expect(hinted).toEqual(plain);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('is idempotent: resolving a resolved path gives the same path', () => {
     fc.assert(
       fc.property(treeArb, pathArb, (links, p) => {
