@@ -303,3 +303,22 @@ describe('Gemini CLI web_fetch: the URLs in its prompt', () => {
     ]);
   });
 });
+
+describe('a tool named fetch is not taken for a pathless one', () => {
+  it("another server's fetch {path} is still judged by the path policy; the fetch server's {url} by the network", async () => {
+    const g = guardOf(POLICY());
+    const paths = await g.check({ tool: 'mcp__files__fetch', args: { path: '/etc/shadow' } }, ctx);
+    expect(paths.action).toBe('deny');
+    expect(paths.reasons[0]?.code).not.toMatch(/^NETWORK/);
+    const url = await g.check(
+      { tool: 'fetch', args: { url: 'https://evil.example.com/', max_length: 5000 } },
+      ctx,
+    );
+    expect(url.envelope).toMatchObject({ code: 'NETWORK_DENIED', host: 'evil.example.com' });
+    const twin = await g.check(
+      { tool: 'fetch', args: { url: 'https://docs.example.org/', max_length: 5000 } },
+      ctx,
+    );
+    expect(twin.action).toBe('allow');
+  });
+});

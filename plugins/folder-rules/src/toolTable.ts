@@ -224,8 +224,8 @@ export const BUILTIN_TOOLS: Readonly<Record<string, ToolSpec>> = {
   web_fetch: { op: 'none', urls: [{ arg: 'url', method: 'read' }], urlText: ['prompt'] },
   WebSearch: none,
   WebFetch: fetchUrl,
-  // The MCP reference fetch server (modelcontextprotocol/servers src/fetch): `fetch {url, max_length, …}`.
-  fetch: fetchUrl,
+  // Not `fetch` (the MCP reference fetch server's tool): a name that generic may belong to a tool with path
+  // arguments, which `none` would stop checking. An undeclared tool's top-level `url` is judged anyway.
 };
 
 /** Seed 003's write-op words: an unknown tool named with one of them is treated as a write. */
