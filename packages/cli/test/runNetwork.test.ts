@@ -175,6 +175,63 @@ describe('toolgate run with a network allowlist', () => {
   });
 });
 
+describe('toolgate run with a prompt rule', () => {
+  it('denies without an approver, and asks the --approvals strategy when one is named', async () => {
+    const policy = join(root, 'prompt.yaml');
+    writeFileSync(
+      policy,
+      [
+        'default: read',
+        'rules:',
+        '  - { pattern: "<workspace>/**", access: write }',
+        'network:',
+        '  default: deny',
+        '  rules:',
+        '    - { host: 127.0.0.2, action: prompt }',
+        '',
+      ].join('\n'),
+    );
+    const audit = join(root, 'prompt-audit.log');
+    const url = `http://127.0.0.2:${allowed.port}/`;
+    const nobody = await cli([
+      'run',
+      '--policy',
+      policy,
+      '--audit',
+      audit,
+      '--',
+      'curl',
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      url,
+    ]);
+    expect(nobody.stdout).toBe('403');
+    expect(allowed.connections).toBe(0);
+    const approved = await cli([
+      'run',
+      '--policy',
+      policy,
+      '--audit',
+      audit,
+      '--approvals',
+      'auto-allow',
+      '--',
+      'curl',
+      '-sS',
+      url,
+    ]);
+    expect(approved).toMatchObject({ code: 0, stdout: 'allowed-ok' });
+    expect(allowed.connections).toBe(1);
+    expect(records(audit).map((r) => [r.decision, (r.args as { prompted?: boolean }).prompted])).toEqual([
+      ['deny', true],
+      ['allow', true],
+    ]);
+  });
+});
+
 describe('a rewritten shell call (claude-code hook, sandbox: uncertain)', () => {
   it('starts its own proxy: the workspace cannot be posted to an unlisted host, and the attempt is audited', async () => {
     const audit = join(root, 'hook-audit.log');

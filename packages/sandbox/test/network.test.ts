@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import {
   existsSync,
   mkdirSync,
@@ -285,6 +286,29 @@ describe('allowlist through the proxy', () => {
     const dns = await inSandbox(allowlist, ['getent', 'hosts', 'example.com']);
     expect(dns.code).not.toBe(0);
     expect(records).toEqual([]);
+  });
+
+  it('UDP goes nowhere: a datagram to a host UDP server is never received, a public resolver is unreachable', async () => {
+    const udp = createSocket('udp4');
+    let received = 0;
+    udp.on('message', () => {
+      received++;
+    });
+    await new Promise<void>((r) => udp.bind(0, '127.0.0.3', r));
+    const { port } = udp.address();
+    try {
+      const script = `import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor host, port in (("127.0.0.3", ${port}), ("8.8.8.8", 53)):\n    try:\n        s.sendto(b"x", (host, port))\n        print("sent")\n    except OSError as e:\n        print("unreachable", e.errno)\n`;
+      const r = await inSandbox(allowlist, [PY, '-c', script]);
+      // The first "sent" reaches the sandbox's own loopback (nobody listens there); the second has no route.
+      expect(r.stdout).toMatch(/^(sent|unreachable \d+)\nunreachable \d+\n$/);
+      // Twin: the same datagram from outside arrives (the server can see one).
+      const outside = await runAsync([PY, '-c', script]);
+      expect(outside.stdout.startsWith('sent\n')).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(received).toBe(1);
+    } finally {
+      udp.close();
+    }
   });
 });
 
