@@ -129,7 +129,10 @@ export function compileNetworkRules(section: NetworkSection): NetworkPolicy {
       else if (m.kind === 'suffix') push(suffixes, m.suffix, { ...entry, apex: m.apex });
       else if (m.kind === 'v4') {
         let byNet = v4.get(m.prefix);
-        if (!byNet) v4.set(m.prefix, (byNet = new Map()));
+        if (!byNet) {
+          byNet = new Map();
+          v4.set(m.prefix, byNet);
+        }
         push(byNet, Math.floor(m.net / 2 ** (32 - m.prefix)), entry);
       } else v6.push({ ...entry, net: m.net, prefix: m.prefix });
     }
