@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   createReadStream,
@@ -98,11 +97,23 @@ export class RotatedCompressor {
     return undefined;
   }
 
+  /** Compressions this compressor ran (a file another writer was already compressing is not counted). */
+  compressed = 0;
+
   private async compress(ino: number): Promise<void> {
+    // One writer per file: every writer of a trail schedules every rotated file it sees, and eight of them
+    // gzipping each file eight times (each rename under the trail lock) kept them busy, and waiting for the
+    // lock, for many seconds after their last record; under load a lock wait ran out (ELOCKED).
+    const claim = claimJob(`${this.file}.gz-${ino}.tmp`);
+    if (claim === undefined) return;
+    const { tmp, out } = claim;
     const fd = this.openInode(ino);
-    if (fd === undefined) return;
-    // Unique per process: several writers of one trail may compress the same file at once.
-    const tmp = `${this.file}.gz-${ino}-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    if (fd === undefined) {
+      closeSync(out);
+      ignoreMissing(() => unlinkSync(tmp));
+      return;
+    }
+    this.compressed++;
     // The fd stays open until the rename: while it is open the inode number cannot be reused by a new file
     // (another writer may compress and unlink this one meanwhile), so `find(ino)` below finds this file or none.
     try {
@@ -110,7 +121,7 @@ export class RotatedCompressor {
         await pipeline(
           createReadStream('', { fd, autoClose: false, start: 0 }),
           createGzip(),
-          createWriteStream(tmp, { mode: 0o600 }),
+          createWriteStream(tmp, { fd: out }),
         );
       } catch (error) {
         ignoreMissing(() => unlinkSync(tmp));
@@ -130,6 +141,31 @@ export class RotatedCompressor {
       closeSync(fd);
     }
   }
+}
+
+/** A claim older than this was left by a writer that died compressing (a file takes milliseconds). */
+const CLAIM_STALE_MS = 60_000;
+
+/**
+ * Claims the compression of one rotated file for this process: its temporary `.gz` output, created with
+ * O_EXCL under a name all writers share. Undefined when another writer holds it (or it cannot be created):
+ * that writer compresses the file. A claim left by a writer that died is taken over once it is stale.
+ */
+function claimJob(tmp: string): { tmp: string; out: number } | undefined {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      return { tmp, out: openSync(tmp, 'wx', 0o600) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    }
+    try {
+      if (Date.now() - statSync(tmp).mtimeMs < CLAIM_STALE_MS) return undefined;
+      unlinkSync(tmp);
+    } catch {
+      /* finished meanwhile: try once more */
+    }
+  }
+  return undefined;
 }
 
 /** Rotated files still plain (`.N` without a complete `.N.gz`), oldest first. */

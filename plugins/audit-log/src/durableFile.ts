@@ -195,8 +195,14 @@ export class DurableFile {
   /** Runs `fn` holding the trail lock (renames of rotated files must not interleave with another writer's rotation). */
   private exclusive(fn: () => void): void {
     this.whileBusy(() => {
-      this.lock?.acquire();
-      fn();
+      const taken = this.lock?.acquire() ?? false;
+      try {
+        fn();
+      } finally {
+        // Taken for this alone (a compressor's rename, maybe after the last record): let go at once rather
+        // than at the next hold check, so the other writers' renames do not wait on our event loop.
+        if (taken) this.lock?.release();
+      }
     });
   }
 
