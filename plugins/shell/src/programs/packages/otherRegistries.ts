@@ -251,7 +251,57 @@ const docker: CommandHandler = (cx) => {
   }
 };
 
+/**
+ * System package managers whose mirrors come from their repository configuration (yum/dnf .repo files,
+ * zypper, apk's repositories, pacman's mirrorlist, snap, flatpak remotes), not read here: the operations
+ * that download are an uncertain reach. Homebrew (docs.brew.sh "Installation", "Manpage"): formulae.brew.sh
+ * (the API) and ghcr.io (bottles) unless `HOMEBREW_API_DOMAIN`/`HOMEBREW_BOTTLE_DOMAIN` name others.
+ */
+const MIRRORED_NET =
+  /^(install|reinstall|update|upgrade|dist-upgrade|distro-sync|makecache|download|search|info|add|fix|-S\w*|-Sy\w*|-Syu\w*|refresh|remote-add|fetch)$/;
+
+function mirrored(cx: Parameters<CommandHandler>[0]): void {
+  const sub = cx.args.find(
+    (f) => f.uncertain !== undefined || !f.value.startsWith('-') || /^-S/.test(f.value),
+  );
+  if (!sub) return;
+  if (sub.uncertain === undefined && !MIRRORED_NET.test(sub.value)) return;
+  unknownHost(
+    cx,
+    sub.raw,
+    { method: 'read' },
+    `${cx.name} downloads from mirrors its repository configuration names`,
+  );
+}
+
+const brew: CommandHandler = (cx) => {
+  const sub = cx.args.find((f) => !f.value.startsWith('-'));
+  if (
+    !sub ||
+    sub.uncertain !== undefined ||
+    !/^(install|reinstall|upgrade|update|fetch|search|info|tap|bundle)$/.test(sub.value)
+  )
+    return;
+  const api = variableValue(cx, 'HOMEBREW_API_DOMAIN');
+  const bottles = variableValue(cx, 'HOMEBREW_BOTTLE_DOMAIN');
+  if (api === null || bottles === null) {
+    unknownHost(cx, 'brew', { method: 'read' }, 'brew: HOMEBREW_*_DOMAIN is not known');
+    return;
+  }
+  reachAddress(cx, api ?? 'https://formulae.brew.sh/api', { method: 'read' });
+  reachAddress(cx, bottles ?? 'https://ghcr.io/v2/homebrew/core', { method: 'read' });
+  if (sub.value === 'update' || sub.value === 'tap')
+    reachAddress(cx, 'https://github.com/', {
+      method: 'read',
+      reason: 'brew update/tap fetch taps from GitHub',
+    });
+};
+
 export const otherRegistries: Record<string, CommandHandler> = {
+  brew,
+  ...Object.fromEntries(
+    ['yum', 'dnf', 'microdnf', 'zypper', 'apk', 'pacman', 'snap', 'flatpak'].map((n) => [n, mirrored]),
+  ),
   cargo,
   go,
   gem,

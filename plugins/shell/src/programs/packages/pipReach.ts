@@ -257,4 +257,30 @@ const uv: CommandHandler = (cx) => {
   pipLike(cx, { ...p, operands: [] }, 'read', uvEnv);
 };
 
-export const pipReach: Record<string, CommandHandler> = { pip, pip3: pip, uv };
+/**
+ * poetry (python-poetry.org/docs/repositories): PyPI (pypi.org, files.pythonhosted.org) for
+ * add/install/update/lock/search/show --outdated, publish to upload.pypi.org; sources in pyproject.toml
+ * (`[[tool.poetry.source]]`) or `POETRY_REPOSITORIES_*` make the reach uncertain.
+ */
+const poetry: CommandHandler = (cx) => {
+  const sub = cx.args.find((f) => !f.value.startsWith('-'));
+  if (
+    !sub ||
+    sub.uncertain !== undefined ||
+    !/^(add|install|update|lock|search|publish|sync|self)$/.test(sub.value)
+  )
+    return;
+  const method = sub.value === 'publish' ? 'write' : 'read';
+  const pyproject = cx.readContent(literal('pyproject.toml'), 1024 * 1024);
+  if (
+    ('text' in pyproject && /tool\.poetry\.source|\bsource\s*=/.test(pyproject.text)) ||
+    cx.args.some((f) => f.value.startsWith('--repository') || f.value === '-r')
+  ) {
+    unknownHost(cx, 'pyproject.toml', { method }, 'poetry: the project names its own sources');
+    return;
+  }
+  if (method === 'write') reachAddress(cx, 'https://upload.pypi.org/legacy/', { method });
+  else for (const u of DEFAULT_INDEX) reachAddress(cx, u, { method });
+};
+
+export const pipReach: Record<string, CommandHandler> = { pip, pip3: pip, uv, poetry };

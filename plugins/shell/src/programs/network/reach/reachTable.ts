@@ -4,7 +4,9 @@ import { pipReach } from '../../packages/pipReach.js';
 import { npmRegistryReach } from '../../packages/registryReach.js';
 import { gitReach } from '../../vcs/git/gitRemotes.js';
 import { curlReach } from './curlReach.js';
+import { dnsReach } from './dnsReach.js';
 import { httpClients } from './httpClients.js';
+import { kubectlReach } from './kubectlReach.js';
 import { socketReach } from './socketReach.js';
 import { sshReach } from './sshReach.js';
 import { wgetReach } from './wgetReach.js';
@@ -23,6 +25,8 @@ export const reachTable: ReadonlyMap<string, CommandHandler> = new Map(
     ...sshReach,
     ...socketReach,
     ...httpClients,
+    ...dnsReach,
+    kubectl: kubectlReach,
     ...npmRegistryReach,
     ...pipReach,
     ...otherRegistries,
