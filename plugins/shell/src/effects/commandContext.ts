@@ -73,6 +73,12 @@ export interface ContentReading {
    * `read(f)` as well: reading it is an access.
    */
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string };
+  /**
+   * Whether an earlier command of this line may write the file — git's writes into its own git dir
+   * included, which `readContent` leaves to git's model (`git remote set-url … && git push` connects where
+   * the rewritten config says).
+   */
+  writtenEarlier(f: Field): boolean;
   /** `readContent` for a binary file (an archive's member list): its bytes, or why they cannot be known. */
   readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string };
 }

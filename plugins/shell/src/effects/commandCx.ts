@@ -134,6 +134,9 @@ export class CommandCx implements CommandContext {
   readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string } {
     return this.p.paths.readContent(f, maxBytes);
   }
+  writtenEarlier(f: Field): boolean {
+    return this.p.paths.writtenEarlier(f);
+  }
   readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string } {
     return this.p.paths.readBytes(f, maxBytes);
   }

@@ -116,6 +116,18 @@ export class PathScope {
     return r.real;
   }
 
+  /**
+   * Whether an earlier command of the line may write `f` (git's writes into its git dir included); `true`
+   * when that cannot be told.
+   */
+  writtenEarlier(f: Field): boolean {
+    const cwd = this.onlyCwd(f);
+    if (cwd == null || f.uncertain !== undefined) return true;
+    const r = this.resolve(f.value, cwd, f.tilde, true);
+    if (!r.certain || r.real === null) return true;
+    return writtenBefore(this.sink.accesses, r.real, true);
+  }
+
   /** Whether this line writes `f` itself (a path write, or a write whose target is not known). */
   writtenAsFile(f: Field): boolean {
     const cwd = this.onlyCwd(f);

@@ -3,12 +3,16 @@ import type { Access } from '@toolgate/core';
 import { isWithin } from '@toolgate/core';
 import { filteredOut } from './unknownContents.js';
 
-/** Whether an access already emitted by this line writes `path` or a subtree holding it. */
-export function writtenBefore(accesses: readonly Access[], path: string): boolean {
+/**
+ * Whether an access already emitted by this line writes `path` or a subtree holding it. `gitDir`: count git's
+ * own writes into its git dir too (where git will connect depends on its config, which `git remote set-url`
+ * or `git config` earlier on the line rewrites).
+ */
+export function writtenBefore(accesses: readonly Access[], path: string, gitDir = false): boolean {
   for (const a of accesses) {
     // Git's writes into its own git dir are modelled by git's handler (what `add` puts in the index is what
     // it read itself, judged there); other programs reading those files see them as written.
-    if (a.op !== 'write' || a.origin.endsWith('git:git-dir')) continue;
+    if (a.op !== 'write' || (!gitDir && a.origin.endsWith('git:git-dir'))) continue;
     // An uncertain write may land anywhere, including here.
     if (!a.certain || a.realPath === null) return true;
     if (a.realPath === path) return true;

@@ -17,6 +17,12 @@ export interface GitNet {
 }
 
 function readGitConfig(cx: CommandContext, path: string, into: GitNet, label: string, depth = 0): void {
+  // A config an earlier command of the line rewrites (`git remote set-url`, `git config`, even git's own
+  // writes, which readContent leaves to git's model) is not the one git will read.
+  if (cx.writtenEarlier(literal(path))) {
+    into.unknown ??= `${path} may be changed by an earlier command of the line`;
+    return;
+  }
   const r = cx.readContent(literal(path), 256 * 1024);
   if ('uncertain' in r) {
     if (!/: (ENOENT|ENOTDIR)$/.test(r.uncertain)) into.unknown ??= `${path}: ${r.uncertain}`;
