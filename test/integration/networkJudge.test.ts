@@ -106,6 +106,18 @@ describe('WebFetch and fetch tools under a network section', () => {
     expect(twin.action).toBe('allow');
   });
 
+  it('a backslash before @: fetch goes to the host before it, curl to the one after — never allowed', async () => {
+    const g = guardOf(POLICY());
+    // WHATWG (Node's fetch): `\\` ends the authority, so this fetches evil.example.com; curl: registry.npmjs.org.
+    const url = 'https://evil.example.com\\@registry.npmjs.org/';
+    expect(new URL(url).hostname).toBe('evil.example.com');
+    const attack = await g.check({ tool: 'WebFetch', args: { url } }, ctx);
+    expect(attack.action).not.toBe('allow');
+    expect(JSON.stringify(attack.reasons)).toContain('clients disagree');
+    const twin = await g.check({ tool: 'WebFetch', args: { url: 'https://registry.npmjs.org/a\\b' } }, ctx);
+    expect(twin.action).toBe('allow');
+  });
+
   it('decimal IPv4 and IPv4-mapped IPv6 are judged as the address they reach', async () => {
     const g = guardOf(
       POLICY('    - {host: 127.0.0.0/8, action: deny}\n    - {host: 127.0.0.1, action: deny}\n'),

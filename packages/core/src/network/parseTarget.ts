@@ -60,7 +60,8 @@ export function parseTarget(raw: string, defaultScheme?: string): NetTarget {
     // Userinfo ends at the LAST `@` of the authority (WHATWG and curl agree).
     const at = authority.lastIndexOf('@');
     if (at !== -1) authority = authority.slice(at + 1);
-    return hostPort(authority, scheme);
+    const target = hostPort(authority, scheme);
+    return target.certain && SPECIAL.has(scheme) ? agreeWithWhatwg(raw, target) : target;
   }
   // scp-like: [user@]host:path (no scheme, a colon before any slash). `C:\x` is a path, not a host.
   const scp = /^(?:[^@/]*@)?(\[[^\]]+\]|[^:/[\]]+):(?!\/\/)/.exec(raw);
@@ -81,6 +82,31 @@ export function parseTarget(raw: string, defaultScheme?: string): NetTarget {
   const at = authority.lastIndexOf('@');
   if (at !== -1) authority = authority.slice(at + 1);
   return hostPort(authority, defaultScheme);
+}
+
+/** The schemes a WHATWG URL parser treats as special (`\\` is a `/` in them). */
+const SPECIAL = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
+
+/**
+ * curl ends the authority only at `/?#`; a WHATWG parser (Node's fetch, browsers, most MCP fetch servers) also
+ * at `\\`, and skips tabs and newlines: `http://evil.example\\@ok.com/` goes to `ok.com` with curl and to
+ * `evil.example` with fetch. One URL, two hosts: whoever judges it cannot know which client runs it, so a
+ * disagreement is uncertain (never the allowed one of the two).
+ */
+function agreeWithWhatwg(raw: string, target: NetTarget): NetTarget {
+  let other: string | null = null;
+  try {
+    const url = new URL(raw);
+    other = normaliseHost(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
+  } catch {
+    other = null;
+  }
+  if (other === target.host) return target;
+  return {
+    host: null,
+    certain: false,
+    reason: `clients disagree where ${JSON.stringify(raw)} goes (curl: ${target.host}, a WHATWG client such as fetch: ${other ?? 'no host'})`,
+  };
 }
 
 function hostPort(authority: string, scheme: string | undefined): NetTarget {
