@@ -34,6 +34,14 @@ export function createSandboxedUsabilityGuard(file: string = POLICY_FILE): Guard
   const policy = loadPolicy({ dialect: 'toolgate', file });
   return createGuard({
     plugins: [shell(), folderRules({ policy })],
-    sandbox: sandbox({ policy, mode: 'uncertain' }),
+    // As the CLI builds it: a policy whose network section needs the sandbox's proxy has its rewritten calls
+    // start with `toolgate sandbox-exec` (the launcher; here only its argv is made, nothing runs).
+    sandbox: sandbox({
+      policy,
+      mode: 'uncertain',
+      network: {
+        launcher: (socket) => ['toolgate', 'sandbox-exec', '--proxy-socket', socket, '--policy', file, '--'],
+      },
+    }),
   });
 }
