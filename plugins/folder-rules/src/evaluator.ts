@@ -184,6 +184,11 @@ function specificity(r: BoundRule): number {
   return (r.compiled.prefixes[0]?.length ?? 0) * 1000 + r.rule.pattern.length;
 }
 
+/** Tiered: whether `r` beats `best` (a stricter tier, or the same tier and more specific). */
+function outranks(r: BoundRule, best: BoundRule): boolean {
+  return r.level < best.level || (r.level === best.level && specificity(r) > specificity(best));
+}
+
 /** Binds a policy to a context: expands and compiles every pattern once. */
 export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Evaluator {
   const realDirs = new Set<string>();
@@ -210,33 +215,30 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
     const matched: PolicyRule[] = [];
     let best: BoundRule | undefined;
     let restrictive: BoundRule | undefined;
-    const consider = (r: BoundRule, how: 'path' | 'lexical') => {
-      matched.push(r.rule);
-      trace?.push({ rule: r.rule, matched: true, how });
-      // Blocks, and deny/prompt rules matched only by the path as written, apply wherever they stand.
-      if (r.rule.block || how === 'lexical') {
-        if (!restrictive || r.level < restrictive.level) restrictive = r;
-        return;
-      }
-      if (!best) best = r;
-      else if (
-        tiered &&
-        (r.level < best.level || (r.level === best.level && specificity(r) > specificity(best)))
-      )
-        best = r;
-    };
+    // (No closure per call: each match is considered in line.) Blocks, and deny/prompt rules matched only by
+    // the path as written, apply wherever they stand; the others compete for `best`.
     for (const r of index.candidates(real)) {
       if (!applies(r, vector, op)) continue;
-      if (anyMatch(r.compiled.matchers, real) || anyMatch(r.compiled.bases, real)) consider(r, 'path');
-      else trace?.push({ rule: r.rule, matched: false });
+      if (!anyMatch(r.compiled.matchers, real) && !anyMatch(r.compiled.bases, real)) {
+        trace?.push({ rule: r.rule, matched: false });
+        continue;
+      }
+      matched.push(r.rule);
+      trace?.push({ rule: r.rule, matched: true, how: 'path' });
+      if (r.rule.block) {
+        if (!restrictive || r.level < restrictive.level) restrictive = r;
+      } else if (!best || (tiered && outranks(r, best))) best = r;
     }
     // A path written through a link into a denied name (`notes -> ~/.ssh`) is judged by its real target,
     // but a deny rule that matches the path as written also applies: fail closed on both spellings.
     if (access.path !== real) {
       for (const r of index.candidates(access.path)) {
         if (!applies(r, vector, op) || r.level > 1 || matched.includes(r.rule)) continue;
-        if (anyMatch(r.compiled.matchers, access.path) || anyMatch(r.compiled.bases, access.path))
-          consider(r, 'lexical');
+        if (anyMatch(r.compiled.matchers, access.path) || anyMatch(r.compiled.bases, access.path)) {
+          matched.push(r.rule);
+          trace?.push({ rule: r.rule, matched: true, how: 'lexical' });
+          if (!restrictive || r.level < restrictive.level) restrictive = r;
+        }
       }
     }
     let decider = best;
@@ -521,13 +523,25 @@ export function createEvaluator(policy: CompiledPolicy, ctx: PatternContext): Ev
 /** How many contexts (workspace, home, variables) keep a compiled evaluator per policy, by default. */
 export const DEFAULT_MAX_WORKSPACES = 256;
 
-const cache = new WeakMap<CompiledPolicy, LruMap<string, Evaluator>>();
+/** A policy's evaluators by context, and the one asked for last (its key's parts, so a repeat builds no key). */
+interface ByContext {
+  lru: LruMap<string, Evaluator>;
+  workspace: string | undefined;
+  home: string | undefined;
+  /** `ctx.env[v]` of each of the policy's variables, as the key holds them. */
+  values: string[];
+  last: Evaluator | undefined;
+}
+
+const cache = new WeakMap<CompiledPolicy, ByContext>();
 
 /**
  * The evaluator of `policy` for a context, compiled on first use for that (workspace, home, env) and kept in
  * a bounded LRU (`maxWorkspaces` per policy; the largest asked for wins): compile once, never on the decision
  * path again while the context is in use; the least recently used context is the one forgotten. Only pattern
- * roots are resolved here; accesses are resolved per call by core.
+ * roots are resolved here; accesses are resolved per call by core. The same context as the last call's (the
+ * usual case: one workspace per session) is compared field by field, without building the LRU's key; it is
+ * the LRU's newest entry already, so skipping the LRU's refresh changes no order.
  */
 export function evaluatorFor(
   policy: CompiledPolicy,
@@ -536,16 +550,40 @@ export function evaluatorFor(
 ): Evaluator {
   let byCtx = cache.get(policy);
   if (!byCtx) {
-    byCtx = new LruMap(maxWorkspaces);
+    byCtx = {
+      lru: new LruMap(maxWorkspaces),
+      workspace: undefined,
+      home: undefined,
+      values: [],
+      last: undefined,
+    };
     cache.set(policy, byCtx);
-  } else if (maxWorkspaces > byCtx.max) byCtx.resize(maxWorkspaces);
+  } else if (maxWorkspaces > byCtx.lru.max) byCtx.lru.resize(maxWorkspaces);
   const vars = (policy.extras.vars as readonly string[] | undefined) ?? [];
+  if (byCtx.last !== undefined && ctx.workspace === byCtx.workspace && ctx.home === byCtx.home) {
+    let same = true;
+    for (let i = 0; i < vars.length; i++)
+      if ((ctx.env[vars[i] as string] ?? '\u0001') !== byCtx.values[i]) {
+        same = false;
+        break;
+      }
+    if (same) return byCtx.last;
+  }
   let key = `${ctx.workspace}\0${ctx.home}`;
-  for (const v of vars) key += `\0${ctx.env[v] ?? '\u0001'}`;
-  let ev = byCtx.get(key);
+  const values: string[] = [];
+  for (const v of vars) {
+    const value = ctx.env[v] ?? '\u0001';
+    values.push(value);
+    key += `\0${value}`;
+  }
+  let ev = byCtx.lru.get(key);
   if (!ev) {
     ev = createEvaluator(policy, ctx);
-    byCtx.set(key, ev);
+    byCtx.lru.set(key, ev);
   }
+  byCtx.workspace = ctx.workspace;
+  byCtx.home = ctx.home;
+  byCtx.values = values;
+  byCtx.last = ev;
   return ev;
 }

@@ -1,6 +1,7 @@
 import {
   type Access,
   type CallState,
+  type CreateAccessOptions,
   createAccess,
   fileUriPath,
   findArgPaths,
@@ -22,10 +23,20 @@ const DELETE_WORDS = /delete|remove|unlink|(?:^|[_-])rm(?:$|[_-])/i;
 /** Arguments where a patch's text arrives (Codex `apply_patch {input}`, others `{patch}`, `{diff}`). */
 const PATCH_ARGS = ['input', 'patch', 'diff', 'content', 'command'];
 
+// Argument names repeat on every call: judged once each (no joined string per call), bounded so hostile names
+// cannot grow it.
+const contextKeys = new Map<string, boolean>();
+const CONTEXT_KEYS_MAX = 4096;
+
 /** The working directory of a call (`cwd`, `working_directory`, `workdir`, `root`): read, never a subtree. */
 function isContext(key: string): boolean {
-  const joined = keyWords(key).join('');
-  return joined === 'cwd' || joined === 'workingdirectory' || joined === 'workdir' || joined === 'root';
+  let hit = contextKeys.get(key);
+  if (hit === undefined) {
+    const joined = keyWords(key).join('');
+    hit = joined === 'cwd' || joined === 'workingdirectory' || joined === 'workdir' || joined === 'root';
+    if (contextKeys.size < CONTEXT_KEYS_MAX) contextKeys.set(key, hit);
+  }
+  return hit;
 }
 
 function isSource(key: string): boolean {
@@ -104,7 +115,7 @@ export function toolAccesses(
       (spec.op === 'move' && isSource(key)) ||
       (spec.op !== 'copy' && op === 'write' && DELETE_WORDS.test(tool));
     const scope = spec.subtree && !isContext(key) ? 'subtree' : 'path';
-    const options = { origin, scope, ...(onLink ? { followFinal: false } : {}) } as const;
+    const options: CreateAccessOptions = onLink ? { origin, scope, followFinal: false } : { origin, scope };
     const path = uri ?? asText;
     into.push(ctx === state.ctx ? state.access(path, op, options) : createAccess(path, op, ctx, options));
   };

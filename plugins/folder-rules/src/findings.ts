@@ -4,14 +4,24 @@ import type { Evaluation, PolicyRule } from './types.js';
 
 export const PLUGIN_NAME = 'folder-rules';
 
+// One frozen record per policy rule, built on its first match: a rule is compiled once with its policy and
+// never changes, so every decision that matches it shares the record (no object per match per call).
+const matchedOf = new WeakMap<PolicyRule, MatchedRule>();
+
+/** The audit record of a matched rule (frozen, shared by every decision it matches). */
 export function matchedRule(rule: PolicyRule): MatchedRule {
-  return {
-    plugin: PLUGIN_NAME,
-    pattern: rule.block ? `!${rule.pattern}` : rule.pattern,
-    access: rule.block ? 'deny' : rule.access,
-    source: rule.source,
-    ...(rule.description !== undefined ? { description: rule.description } : {}),
-  };
+  let m = matchedOf.get(rule);
+  if (m === undefined) {
+    m = Object.freeze({
+      plugin: PLUGIN_NAME,
+      pattern: rule.block ? `!${rule.pattern}` : rule.pattern,
+      access: rule.block ? 'deny' : rule.access,
+      source: rule.source,
+      ...(rule.description !== undefined ? { description: rule.description } : {}),
+    });
+    matchedOf.set(rule, m);
+  }
+  return m;
 }
 
 /** Model-readable reason for a deny or prompt. */
