@@ -410,17 +410,34 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return pluginErrorFinding(failure);
   };
 
-  /** Stage 1: extractors turn the call into accesses (programs the agent can write mark it uncertain); stage 2: core and the policies judge them. */
-  const collectAndJudge = async (call: ToolCall, state: CallStateImpl): Promise<Finding | undefined> => {
+  /**
+   * Stage 1: extractors turn the call into accesses (programs the agent can write mark it uncertain); stage 2:
+   * core and the policies judge them. Synchronous when every tap is (the usual case): no promise, no
+   * microtask per call; any throw or rejection on either way fails closed.
+   */
+  const collectAndJudge = (
+    call: ToolCall,
+    state: CallStateImpl,
+  ): Finding | undefined | Promise<Finding | undefined> => {
     try {
-      let accesses = collect(call, state);
-      if (accesses instanceof Promise) accesses = await accesses;
-      state.accesses = frozenList(markAgentCode(accesses, state.ctx, writableProbes));
-      const verdict = judge(call, state);
-      return (verdict instanceof Promise ? await verdict : verdict) ?? undefined;
+      const accesses = collect(call, state);
+      if (accesses instanceof Promise)
+        return accesses.then((collected) => judgeCollected(call, state, collected)).catch(failClosed);
+      return judgeCollected(call, state, accesses);
     } catch (error) {
       return failClosed(error);
     }
+  };
+
+  const judgeCollected = (
+    call: ToolCall,
+    state: CallStateImpl,
+    accesses: Access[],
+  ): Finding | undefined | Promise<Finding | undefined> => {
+    state.accesses = frozenList(markAgentCode(accesses, state.ctx, writableProbes));
+    const verdict = judge(call, state);
+    if (verdict instanceof Promise) return verdict.then((v) => v ?? undefined, failClosed);
+    return verdict ?? undefined;
   };
 
   async function check(call: ToolCall, ctx: CallContext, checkOpts: CheckOptions = {}): Promise<Decision> {
@@ -444,7 +461,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
   ): Promise<Decision> {
     const state = new CallStateImpl(nextId(), call, ctx, store);
     const tool = toolNameOf(call);
-    let deny = malformedCall(call, tool) ?? (await collectAndJudge(call, state));
+    let deny = malformedCall(call, tool);
+    if (deny === undefined) {
+      const judged = collectAndJudge(call, state);
+      deny = judged instanceof Promise ? await judged : judged;
+    }
     const verdict: Verdict = deny ? 'deny' : state.prompts.length > 0 ? 'prompt' : 'allow';
     let action = verdict;
     let approval: ApprovalOutcome | undefined;
@@ -478,7 +499,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
       disclosure,
       sandboxed,
     });
-    await observeDecision(hooks, decision, call, ctx, deny);
+    const observed = observeDecision(hooks, decision, call, ctx, deny);
+    if (observed !== undefined) await observed;
     return decision;
   }
 

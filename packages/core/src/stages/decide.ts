@@ -108,17 +108,18 @@ export function buildDecision(p: DecisionParts): Decision {
 /**
  * Stage 5: observers run after the verdict, on a frozen decision; their taps never throw and are
  * time-bounded. They may keep what they are given past this call (deferred delivery): they get a frozen copy
- * of the context, so a host reusing its context object cannot rewrite what was recorded.
+ * of the context, so a host reusing its context object cannot rewrite what was recorded. Returns a promise
+ * only when an observer is asynchronous (no observer, or synchronous ones only: nothing to wait for).
  */
-export async function observeDecision(
+export function observeDecision(
   hooks: GuardHooks,
   decision: Decision,
   call: ToolCall,
   ctx: CallContext,
   deny: Finding | undefined,
-): Promise<void> {
+): Promise<void> | undefined {
   const violated = decision.action === 'deny' && deny !== undefined && hooks.onViolation.taps.length > 0;
-  if (hooks.onDecision.taps.length === 0 && !violated) return;
+  if (hooks.onDecision.taps.length === 0 && !violated) return undefined;
   const seen = Object.freeze({ ...ctx });
   // Synchronous observers only (the audit trail): call the wrapped taps in stage order without a promise per
   // hook. The wrappers already contain and report anything they throw.
@@ -128,7 +129,7 @@ export async function observeDecision(
       const violation: Violation = Object.freeze({ decision, call, ctx: seen, finding: deny });
       for (const tap of hooks.onViolation.taps) tap.fn(violation);
     }
-    return;
+    return undefined;
   }
   const observe: Promise<void>[] = [];
   if (hooks.onDecision.taps.length > 0) observe.push(hooks.onDecision.promise(decision, call, seen));
@@ -136,7 +137,7 @@ export async function observeDecision(
     const violation: Violation = Object.freeze({ decision, call, ctx: seen, finding: deny });
     observe.push(hooks.onViolation.promise(violation));
   }
-  await Promise.all(observe);
+  return Promise.all(observe).then(() => undefined);
 }
 
 function allSync(taps: readonly { type: string }[]): boolean {
