@@ -92,6 +92,23 @@ function ancestors(path: string): string[] {
 
 const byIndex = (a: BoundRule, b: BoundRule) => a.index - b.index;
 
+/** Rules in policy order: an insertion sort for the few candidates of a path (the usual 2–5), else `sort`. */
+function sortByIndex(rules: BoundRule[]): void {
+  if (rules.length > 16) {
+    rules.sort(byIndex);
+    return;
+  }
+  for (let i = 1; i < rules.length; i++) {
+    const r = rules[i] as BoundRule;
+    let j = i - 1;
+    while (j >= 0 && (rules[j] as BoundRule).index > r.index) {
+      rules[j + 1] = rules[j] as BoundRule;
+      j--;
+    }
+    rules[j + 1] = r;
+  }
+}
+
 /**
  * Rules by the static prefix of their pattern, lower-cased (a case-insensitive superset: the matchers
  * decide), so a path only meets the rules whose prefix is one of its ancestors.
@@ -175,7 +192,7 @@ class PrefixIndex {
       end = lower.lastIndexOf('/', end - 1);
       if (end < 0) break;
     }
-    if (out.length > 1) out.sort(byIndex);
+    if (out.length > 1) sortByIndex(out);
     return out;
   }
 }

@@ -31,6 +31,8 @@ export interface GuardPaths {
 
 /** The names of toolgate's runtime (hook server spool) directories inside its cache directory. */
 export const RUNTIME_PREFIX = 'hookd-';
+/** `/hookd-`: a path component starting with the runtime prefix (built once, not per read). */
+const RUNTIME_DIR_MARK = `/${RUNTIME_PREFIX}`;
 
 /** toolgate's cache directory as the CLI finds it (`TOOLGATE_CACHE_DIR`, `$XDG_CACHE_HOME/toolgate`, `~/.cache/toolgate`). */
 function cacheDirOf(env: Readonly<Record<string, string | undefined>>, home: string): string | undefined {
@@ -254,8 +256,7 @@ export function guardFinding(
     if (!access.certain || (access.op !== 'write' && access.op !== 'read')) continue;
     if (access.op === 'read') {
       // Only a path naming a spool directory (`…/hookd-…`) can be inside one: others cost no syscall.
-      if (!access.path.includes(`/${RUNTIME_PREFIX}`) && !access.realPath?.includes(`/${RUNTIME_PREFIX}`))
-        continue;
+      if (!access.path.includes(RUNTIME_DIR_MARK) && !access.realPath?.includes(RUNTIME_DIR_MARK)) continue;
       const c = cacheDirOf(ctx.env ?? {}, ctx.home);
       const root = c === undefined ? undefined : realFormer()(c);
       if (
