@@ -49,7 +49,6 @@ export function normaliseHost(host: string): string | null {
  */
 export function parseTarget(raw: string, defaultScheme?: string): NetTarget {
   if (typeof raw !== 'string' || raw === '') return { host: null, certain: false, reason: 'empty address' };
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u0020\u007f$`]/.test(raw))
     return { host: null, certain: false, reason: `cannot know the host of ${JSON.stringify(raw)}` };
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(raw)?.[1]?.toLowerCase();
