@@ -9,7 +9,7 @@ import { startConsole, type WebConsole } from '@toolgate/console';
 import { type RedisDesk, redisDesk } from '@toolgate/store-redis';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from './redisServer.js';
+import { startRedis, type TestRedis } from '../../packages/store-redis/test/helpers/redisServer.js';
 
 // Issue 27, done when: "two processes + Redis: 200 concurrent prompt-tier calls from both, answered from the
 // console by a script driving the page". Two real gateway processes (the fleet test's child: approvals over

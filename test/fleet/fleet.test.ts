@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { DeskItem } from '@toolgate/approvals';
 import { type RedisDesk, redisDesk } from '@toolgate/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from './redisServer.js';
+import { startRedis, type TestRedis } from '../../packages/store-redis/test/helpers/redisServer.js';
 
 // The fleet (issue 27): two real gateway processes, each with approvals over one Redis (questions on
 // redisApprovalBus, grants in redisGrantStore), and one answering script on redisDesk.

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedClient } from '../src/demo/scriptedClient.js';
 import { childTransport } from './support/childTransport.js';
 import { exited, FILESYSTEM_SERVER, spawnCli } from './support/cli.js';
-import { startRedis, type TestRedis } from './support/redisServer.js';
+import { startRedis, type TestRedis } from '../../store-redis/test/helpers/redisServer.js';
 
 let root: string;
 let ws: string;

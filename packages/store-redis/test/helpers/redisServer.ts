@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+// Shared with the cross-package tests that need a real Redis (test/fleet, packages/cli/test/mcpFleet): one helper, imported by path.
 
 /** A real redis-server of the test's own, on loopback, without persistence (never the system service). */
 export interface TestRedis {
