@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { DeskEvent } from '@toolgate/approvals';
 import { redisDesk } from '@toolgate/store-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../../store-redis/test/helpers/redisServer.js';
 import { ScriptedClient } from '../src/demo/scriptedClient.js';
 import { childTransport } from './support/childTransport.js';
 import { exited, FILESYSTEM_SERVER, spawnCli } from './support/cli.js';
-import { startRedis, type TestRedis } from '../../store-redis/test/helpers/redisServer.js';
 
 let root: string;
 let ws: string;
