@@ -2,7 +2,7 @@ import { existsSync, readlinkSync } from 'node:fs';
 import { isSymlink } from './compileMounts.js';
 import { limitCommand, type SandboxLimits, tmpMount } from './limits.js';
 import { FLOOR, type MountPlan } from './mountPlan.js';
-import { bridgeCommand, proxyEnv } from './network/bridge.js';
+import { bridgeCommand, bridgeKind, nativeBridge, proxyEnv } from './network/bridge.js';
 
 /**
  * The network a sandbox gets (./network/networkMode.ts): the host's (`shared`, the default), none but its own
@@ -56,6 +56,14 @@ export function bwrapArgs(
     remount.push(network.hide);
   }
   if (network.mode === 'proxy') args.push('--bind', network.socket, network.socket);
+  // The compiled bridge, read-only at a fixed place in that tmpfs: visible whatever the policy hides (the
+  // package may live under a directory the policy masks), never writable from inside.
+  let bridgeInside: string | undefined;
+  if (network.mode === 'proxy' && bridgeKind() === 'native') {
+    const file = nativeBridge()!;
+    bridgeInside = network.hide === undefined ? file : `${network.hide}/bridge`;
+    if (bridgeInside !== file) args.push('--ro-bind', file, bridgeInside);
+  }
   // Last: mounts beneath a masked directory (an approved file) need their mount point created in its tmpfs.
   for (const path of remount) args.push('--remount-ro', path);
   // Without --chdir bubblewrap keeps the directory it was started in: a rewritten call runs where the host
@@ -72,7 +80,7 @@ export function bwrapArgs(
     '--die-with-parent',
     '--new-session',
     '--',
-    ...(network.mode === 'proxy' ? bridgeCommand(network.socket) : []),
+    ...(network.mode === 'proxy' ? bridgeCommand(network.socket, bridgeInside) : []),
     ...limitCommand(options.limits),
   );
   return args;

@@ -16,6 +16,9 @@ export type {
   ProxyVia,
 } from './network/index.js';
 export {
+  bridgeKind,
+  NATIVE_BRIDGE,
+  nativeBridge,
   networkModeOf,
   newProxySocketPath,
   PROXY_PORT,

@@ -1,4 +1,4 @@
-export { bridgeCommand, PROXY_PORT, proxyEnv } from './bridge.js';
+export { bridgeCommand, bridgeKind, NATIVE_BRIDGE, nativeBridge, PROXY_PORT, proxyEnv } from './bridge.js';
 export type { ConnectionRecord, ProxyVia } from './connectionRecord.js';
 export type { PromptRequest } from './judge.js';
 export { type NetworkMode, networkModeOf } from './networkMode.js';
