@@ -11,10 +11,13 @@ export interface CountingServer {
   bodies: string[];
   /** The Host header of each request. */
   hosts: string[];
+  /** `METHOD url` of each request, in order. */
+  requests: string[];
 }
 
 export async function countingServer(address: string, text: string): Promise<CountingServer> {
   const server = createServer((req, res) => {
+    s.requests.push(`${req.method} ${req.url}`);
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => {
@@ -26,7 +29,7 @@ export async function countingServer(address: string, text: string): Promise<Cou
       res.end(text);
     });
   });
-  const s: CountingServer = { server, port: 0, address, connections: 0, bodies: [], hosts: [] };
+  const s: CountingServer = { server, port: 0, address, connections: 0, bodies: [], hosts: [], requests: [] };
   server.on('connection', () => {
     s.connections++;
   });

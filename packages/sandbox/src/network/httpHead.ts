@@ -135,6 +135,7 @@ export class BodyTracker {
       this.line += chunk.toString('latin1', i, end);
       i = end;
       if (this.line.length > 4096) throw new Error('a chunk-size or trailer line over 4 KiB');
+      if (this.state === 'data-crlf' && !'\r\n'.startsWith(this.line)) throw new Error('no CRLF after a chunk');
       if (nl < 0) break;
       if (!this.line.endsWith('\r\n') || this.line.slice(0, -2).includes('\r'))
         throw new Error('a bare LF in a chunked body');
@@ -181,11 +182,21 @@ export function endToEnd(headers: ReadonlyArray<[string, string]>, skip?: string
 /**
  * The head sent upstream: origin-form target, the judged authority as Host (a client's own Host naming
  * another site would reach that site's virtual host on a shared server: domain fronting), end-to-end
- * headers, and `Connection: close` — one request per connection, so each request is judged on its own.
+ * headers, the body's framing (`framing`) and `Connection: close` — one request per connection, so each
+ * request is judged on its own.
  */
-export function upstreamHead(head: RequestHead, path: string, host: string): string {
+export function upstreamHead(head: RequestHead, path: string, host: string, framing: BodyFraming): string {
   let out = `${head.method} ${path} HTTP/1.1\r\nHost: ${host}\r\n`;
-  for (const [n, v] of endToEnd(head.headers, 'host')) out += `${n}: ${v}\r\n`;
+  const sentLength = head.headers.some(([n]) => n.toLowerCase() === 'content-length');
+  for (const [n, v] of endToEnd(head.headers, 'host')) {
+    const name = n.toLowerCase();
+    if (name !== 'content-length' && name !== 'transfer-encoding') out += `${n}: ${v}\r\n`;
+  }
+  // The framing as the proxy read it, once: a repeated Content-Length (the same value) is not passed on for a
+  // server to refuse or read otherwise.
+  if (framing.kind === 'chunked') out += 'Transfer-Encoding: chunked\r\n';
+  else if (framing.kind === 'length') out += `Content-Length: ${framing.length}\r\n`;
+  else if (sentLength) out += 'Content-Length: 0\r\n';
   return `${out}Connection: close\r\n\r\n`;
 }
 

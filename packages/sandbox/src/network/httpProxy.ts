@@ -44,7 +44,7 @@ export function warmUp(decide: (host: string) => unknown): void {
   const framing = requestFraming(head.value);
   if (framing.ok) new BodyTracker(framing.value).take(Buffer.alloc(0));
   const url = new URL(head.value.target);
-  upstreamHead(head.value, `${url.pathname}${url.search}`, url.host);
+  if (framing.ok) upstreamHead(head.value, `${url.pathname}${url.search}`, url.host, framing.value);
   clientResponseHead('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
   decide(normaliseHost(url.hostname) ?? 'warm.invalid');
 }
@@ -179,7 +179,7 @@ async function forward(
     }
   };
   upstream.once('connect', () => {
-    upstream.write(upstreamHead(head, `${url.pathname}${url.search}`, url.host));
+    upstream.write(upstreamHead(head, `${url.pathname}${url.search}`, url.host, framing.value));
     send(rest);
     client.on('data', send);
     client.resume();
