@@ -119,7 +119,7 @@ describe('one judged request per connection', () => {
   });
 
   it('a GET that carries a body sends data: judged as a write (denied on a read-only host); without one it is a read (twin)', async () => {
-    const withBody = await exchange(get('readonly.test', 'Content-Length: 6\r\n') + 'secret');
+    const withBody = await exchange(`${get('readonly.test', 'Content-Length: 6\r\n')}secret`);
     expect(withBody.text).toMatch(/^HTTP\/1\.1 403/);
     expect(records.at(-1)).toMatchObject({ host: 'readonly.test', method: 'write', action: 'deny' });
     const chunked = await exchange(

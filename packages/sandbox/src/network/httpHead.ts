@@ -135,7 +135,8 @@ export class BodyTracker {
       this.line += chunk.toString('latin1', i, end);
       i = end;
       if (this.line.length > 4096) throw new Error('a chunk-size or trailer line over 4 KiB');
-      if (this.state === 'data-crlf' && !'\r\n'.startsWith(this.line)) throw new Error('no CRLF after a chunk');
+      if (this.state === 'data-crlf' && !'\r\n'.startsWith(this.line))
+        throw new Error('no CRLF after a chunk');
       if (nl < 0) break;
       if (!this.line.endsWith('\r\n') || this.line.slice(0, -2).includes('\r'))
         throw new Error('a bare LF in a chunked body');
