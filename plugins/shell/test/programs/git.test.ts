@@ -166,6 +166,41 @@ describe('tracked files come from .git/index', () => {
   });
 });
 
+describe('git config reads', () => {
+  // What each form reads of the user's and the system's config (judged paths), by git-config(1).
+  const reads = (cmd: string, cwd: string) =>
+    extractAccesses(cmd, context(cwd))
+      .accesses.filter((a) => a.op === 'read' && /gitconfig$/.test(a.path))
+      .map((a) => a.path.replace(/^.*\/(?=\.gitconfig$)/, '~/'));
+
+  it('one named key is the program reading its own config, as git log does: no judged read', () => {
+    const d = repo();
+    for (const c of [
+      'git config user.name',
+      'git config --get user.email',
+      'git config --get-all remote.origin.fetch',
+      'git config core.autocrlf',
+    ])
+      expect(reads(c, d), c).toEqual([]);
+  });
+
+  it('twins: a listing, a pattern, a secret-looking key, an unknown key or an explicit scope read the files', () => {
+    const d = repo();
+    for (const c of [
+      'git config --list',
+      'git config -l',
+      'git config --get-regexp .',
+      'git config --show-origin user.name',
+      'git config http.https://github.com/.extraheader',
+      'git config credential.https://example.com.password',
+      'git config "$KEY"',
+    ])
+      expect(reads(c, d), c).toEqual(['/etc/gitconfig', '~/.gitconfig']);
+    expect(reads('git config --global user.name', d)).toEqual(['~/.gitconfig']);
+    expect(reads('git config --system user.name', d)).toEqual(['/etc/gitconfig']);
+  });
+});
+
 describe('hooks and the repository config run code', () => {
   it('an executable pre-commit hook makes commit uncertain; a .sample or non-executable one does not', () => {
     const d = repo();

@@ -1,3 +1,4 @@
+import type { Field } from '../../../state/expandWord.js';
 import { has, values } from '../../argv.js';
 import { literal } from '../../spec.js';
 import { riskOf } from './configRisks.js';
@@ -51,6 +52,29 @@ export function remote(g: GitCall, action: string): Plan {
   return WRITE;
 }
 
+/** Keys whose value is a secret more often than not (a token in an extra header, a password, a cookie file). */
+const SECRET_KEY = /extraheader|pass(?:word|wd)?$|token|secret|cookiefile|sslkey/i;
+
+/**
+ * `git config KEY` / `--get KEY` / `--get-all KEY`: one named key's value, from the files git reads for every
+ * command anyway (the user's and the system's config are the program's own, as for `git log`). Not a
+ * listing (`--list`, `--get-regexp`), not a key whose value is likely a secret, not an unknown key.
+ */
+function ownKey(g: GitCall, ops: readonly Field[]): boolean {
+  if (
+    has(g.p, '-l', '--list', '--get-regexp', '--get-urlmatch', '--show-origin', '--show-scope', '--includes')
+  )
+    return false;
+  const key = ops[0];
+  return (
+    ops.length === 1 &&
+    key !== undefined &&
+    key.uncertain === undefined &&
+    /^[A-Za-z][\w-]*(?:\.[^\s=]+)?\.[A-Za-z][\w-]*$/.test(key.value) &&
+    !SECRET_KEY.test(key.value)
+  );
+}
+
 /** config: reads or writes one config file; setting a key whose value git runs is code. */
 export function config(g: GitCall): Plan {
   if (has(g.p, '-e', '--edit')) g.uncertain('--edit opens an editor');
@@ -79,8 +103,9 @@ export function config(g: GitCall): Plan {
   else if (has(g.p, '--global'))
     g.path({ value: '~/.gitconfig', raw: '~/.gitconfig', glob: -1, tilde: true }, op);
   else if (has(g.p, '--system')) g.path(literal('/etc/gitconfig'), op);
-  else if (!writes && !has(g.p, '--local', '--worktree', '--blob')) {
-    // Reading without a scope merges the system, global and repository files.
+  else if (!writes && !has(g.p, '--local', '--worktree', '--blob') && !ownKey(g, ops)) {
+    // Reading without a scope merges the system, global and repository files: a listing or a pattern prints
+    // what they hold.
     g.path(literal('/etc/gitconfig'), 'read');
     g.path({ value: '~/.gitconfig', raw: '~/.gitconfig', glob: -1, tilde: true }, 'read');
   }
