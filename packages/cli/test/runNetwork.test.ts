@@ -8,7 +8,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -294,5 +294,81 @@ describe('a rewritten shell call (claude-code hook, sandbox: uncertain)', () => 
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/does not bind the proxy socket/);
     expect(evil.connections).toBe(0);
+  });
+});
+
+describe('toolgate run on a machine that goes out through its own proxy (HTTPS_PROXY)', () => {
+  // An upstream proxy on 127.0.0.5 that resolves allowed.test itself (nothing else here does): reaching it
+  // proves the connection went through the upstream.
+  let upstream: Server;
+  let port: number;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const u = new URL(req.url ?? '');
+      const out = request(
+        { host: u.hostname === 'allowed.test' ? '127.0.0.2' : u.hostname, port: u.port, path: u.pathname },
+        (r) => r.pipe(res),
+      );
+      out.on('error', () => res.destroy());
+      out.end();
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.5', r));
+    port = (upstream.address() as AddressInfo).port;
+  });
+  afterAll(() => upstream?.close());
+
+  const policy = (allowUpstream: boolean) => {
+    const file = join(root, `upstream-${allowUpstream}.yaml`);
+    writeFileSync(
+      file,
+      [
+        'default: read',
+        'rules:',
+        '  - { pattern: "<workspace>/**", access: write }',
+        'network:',
+        '  default: deny',
+        '  rules:',
+        '    - { host: allowed.test, action: allow }',
+        ...(allowUpstream ? ['    - { host: 127.0.0.5, action: allow }'] : []),
+        '',
+      ].join('\n'),
+    );
+    return file;
+  };
+
+  it('goes through it when the policy allows the proxy’s host', async () => {
+    seen.length = 0;
+    const r = await cli(
+      ['run', '--policy', policy(true), '--', 'curl', '-sS', `http://allowed.test:${allowed.port}/x`],
+      {
+        env: { HTTPS_PROXY: `http://127.0.0.5:${port}` },
+      },
+    );
+    expect(r).toMatchObject({ code: 0, stdout: 'allowed-ok' });
+    expect(seen).toEqual([`GET http://allowed.test:${allowed.port}/x`]);
+  });
+
+  it('an environment proxy the policy does not allow is not used: a warning, and no byte reaches it (twin)', async () => {
+    seen.length = 0;
+    const r = await cli(
+      [
+        'run',
+        '--policy',
+        policy(false),
+        '--',
+        'curl',
+        '-sS',
+        '-w',
+        ' %{http_code}',
+        `http://allowed.test:${allowed.port}/x`,
+      ],
+      { env: { HTTPS_PROXY: `http://127.0.0.5:${port}` } },
+    );
+    expect(r.stderr).toContain('127.0.0.5');
+    expect(r.stderr).toContain('not allowed by the policy');
+    expect(r.stdout).toMatch(/ 502$/);
+    expect(seen).toEqual([]);
   });
 });

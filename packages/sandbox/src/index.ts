@@ -14,6 +14,7 @@ export type {
   NetworkProxyOptions,
   PromptRequest,
   ProxyVia,
+  Upstream,
 } from './network/index.js';
 export {
   bridgeKind,
@@ -25,6 +26,7 @@ export {
   proxyBase,
   proxyEnv,
   startNetworkProxy,
+  upstreamFromEnv,
 } from './network/index.js';
 export type { Availability } from './probe.js';
 export { probeSandbox } from './probe.js';

@@ -6,6 +6,7 @@ import { startNetworkProxy } from '@toolgate/sandbox';
 import { writeOut } from '../hook/writeOut.js';
 import { execSandboxed, SANDBOX_FAILED } from './execSandboxed.js';
 import { networkTrail } from './networkTrail.js';
+import { sandboxUpstream } from './sandboxUpstream.js';
 
 export interface ProxiedRun {
   /** bubblewrap's command line, naming `socketPath` (its `--bind` and the bridge). */
@@ -24,7 +25,8 @@ export interface ProxiedRun {
  * Runs a sandbox whose network goes through the filtering proxy: the proxy starts on `socketPath` first (its
  * directory created 0700, refused if it exists), bubblewrap runs, and the proxy stops when it has ended —
  * the proxy lives exactly as long as the run. Every connection goes to the audit trail; prompt rules ask the
- * approvals strategy. Resolves with the command's exit code (execSandboxed's).
+ * approvals strategy; the machine's own HTTP proxy (HTTPS_PROXY…) is gone through when the policy allows its
+ * host (./sandboxUpstream.ts). Resolves with the command's exit code (execSandboxed's).
  */
 export async function execProxied(run: ProxiedRun): Promise<number> {
   const network = run.policy.network;
@@ -41,6 +43,8 @@ export async function execProxied(run: ProxiedRun): Promise<number> {
     audit: run.audit,
     approvals: run.approvals,
   });
+  const { upstream, warning } = sandboxUpstream(network, process.env);
+  if (warning !== undefined) writeOut(2, `${warning}\n`);
   let proxy: Awaited<ReturnType<typeof startNetworkProxy>>;
   try {
     proxy = await startNetworkProxy({
@@ -49,6 +53,7 @@ export async function execProxied(run: ProxiedRun): Promise<number> {
       ...(trail.onConnection ? { onConnection: trail.onConnection } : {}),
       ...(trail.onPrompt ? { onPrompt: trail.onPrompt } : {}),
       ...(run.hosts ? { hosts: run.hosts } : {}),
+      ...(upstream ? { upstream } : {}),
     });
   } catch (error) {
     trail.close();

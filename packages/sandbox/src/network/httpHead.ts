@@ -181,13 +181,21 @@ export function endToEnd(headers: ReadonlyArray<[string, string]>, skip?: string
 }
 
 /**
- * The head sent upstream: origin-form target, the judged authority as Host (a client's own Host naming
+ * The head sent upstream: origin-form target (absolute form, with the machine's own proxy's credentials, when
+ * it goes through that proxy), the judged authority as Host (a client's own Host naming
  * another site would reach that site's virtual host on a shared server: domain fronting), end-to-end
  * headers, the body's framing (`framing`) and `Connection: close` — one request per connection, so each
  * request is judged on its own.
  */
-export function upstreamHead(head: RequestHead, path: string, host: string, framing: BodyFraming): string {
-  let out = `${head.method} ${path} HTTP/1.1\r\nHost: ${host}\r\n`;
+export function upstreamHead(
+  head: RequestHead,
+  target: string,
+  host: string,
+  framing: BodyFraming,
+  proxyAuthorization?: string,
+): string {
+  let out = `${head.method} ${target} HTTP/1.1\r\nHost: ${host}\r\n`;
+  if (proxyAuthorization !== undefined) out += `Proxy-Authorization: ${proxyAuthorization}\r\n`;
   const sentLength = head.headers.some(([n]) => n.toLowerCase() === 'content-length');
   for (const [n, v] of endToEnd(head.headers, 'host')) {
     const name = n.toLowerCase();

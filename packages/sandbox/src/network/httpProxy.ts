@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
-import { lazyBuiltin, type NetMethod, normaliseHost } from '@toolgate/core';
+import { type NetMethod, normaliseHost } from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
 import { denialText, httpResponse } from './denial.js';
+import { type DialOptions, dialTunnel, dialUpstream, UpstreamRefused, viaUpstream } from './dial.js';
 import {
   BodyTracker,
   clientResponseHead,
@@ -13,21 +14,19 @@ import {
   upstreamHead,
 } from './httpHead.js';
 import { type Judge, record } from './judge.js';
-import { connectAddress, parseAuthority, tunnelScheme } from './target.js';
+import { parseAuthority, tunnelScheme } from './target.js';
 
 // Sockets, not node:http. The proxy starts fresh for every sandboxed call, so its first request is the one
 // that counts, and Node's HTTP server and client (parser, IncomingMessage, ServerResponse, ClientRequest, an
 // Agent) cost ≈ 7 ms on that first request and ≈ 2 ms on the next ones, against ≈ 1 ms for a socket relay
 // (measured on the bench machine; see the README). What the proxy must read of HTTP is small and lives in
 // ./httpHead.ts, strict where a lenient reading could be smuggled past.
-const net = lazyBuiltin<typeof import('node:net')>('node:net');
 
 /** Methods that only fetch: judged as `read` when they carry no body; everything else sends data (`write`). */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface HttpProxyOptions {
+export interface HttpProxyOptions extends DialOptions {
   judge: Judge;
-  hosts?: ReadonlyMap<string, string> | undefined;
   onConnection?: ((record: ConnectionRecord) => void) | undefined;
 }
 
@@ -47,6 +46,14 @@ export function warmUp(decide: (host: string) => unknown): void {
   if (framing.ok) upstreamHead(head.value, `${url.pathname}${url.search}`, url.host, framing.value);
   clientResponseHead('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
   decide(normaliseHost(url.hostname) ?? 'warm.invalid');
+}
+
+/** The text a client reads when the host (or the upstream proxy on the way) could not be reached. */
+export function unreachable(host: string, port: number, error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e instanceof UpstreamRefused
+    ? `toolgate: ${host}:${port} could not be reached: ${e.message}\n`
+    : `toolgate: ${host}:${port} could not be reached: ${e.code ?? e.message}\n`;
 }
 
 function refuse(client: Socket, status: number, reason: string, text: string): void {
@@ -144,8 +151,15 @@ async function forward(
     return refuse(client, 403, 'Forbidden', denialText(host, port, verdict.rule, verdict.source));
 
   const body = new BodyTracker(framing.value);
-  const upstream = net().connect({ host: connectAddress(host, options.hosts), port });
-  upstream.setNoDelay(true);
+  // Through the machine's own proxy (`upstream`), the request goes in absolute form; otherwise straight out.
+  const via = viaUpstream(host, options);
+  let upstream: Socket;
+  try {
+    upstream = via ? await dialUpstream(via) : await dialTunnel(host, port, options);
+  } catch (error) {
+    return refuse(client, 502, 'Bad Gateway', unreachable(host, port, error));
+  }
+  if (client.destroyed) return void upstream.destroy();
   let answered = false; // a byte of the response reached the client
   const fail = (text: string): void => {
     upstream.destroy();
@@ -178,12 +192,11 @@ async function forward(
       upstream.once('drain', () => client.resume());
     }
   };
-  upstream.once('connect', () => {
-    upstream.write(upstreamHead(head, `${url.pathname}${url.search}`, url.host, framing.value));
-    send(rest);
-    client.on('data', send);
-    client.resume();
-  });
+  const target = via ? `http://${url.host}${url.pathname}${url.search}` : `${url.pathname}${url.search}`;
+  upstream.write(upstreamHead(head, target, url.host, framing.value, via?.authorization));
+  send(rest);
+  client.on('data', send);
+  client.resume();
   // The response: heads rewritten to `Connection: close` (1xx interim heads passed as they are), then bytes.
   let pending: Buffer = Buffer.alloc(0);
   const onResponse = (chunk: Buffer): void => {
@@ -209,11 +222,7 @@ async function forward(
   upstream.on('end', () => {
     if (!answered) fail(`toolgate: ${host}:${port} closed the connection without answering\n`);
   });
-  upstream.on('error', (error) =>
-    fail(
-      `toolgate: ${host}:${port} could not be reached: ${(error as NodeJS.ErrnoException).code ?? error.message}\n`,
-    ),
-  );
+  upstream.on('error', (error) => fail(unreachable(host, port, error)));
   client.on('error', () => upstream.destroy());
   client.on('close', () => upstream.destroy());
   client.on('end', () => {
@@ -227,7 +236,7 @@ async function tunnel(
   rest: Buffer,
   options: HttpProxyOptions,
 ): Promise<void> {
-  const { judge, hosts, onConnection } = options;
+  const { judge, onConnection } = options;
   const target = parseAuthority(head.target);
   if (target === undefined) {
     record(onConnection, {
@@ -251,28 +260,21 @@ async function tunnel(
   const verdict = await judge({ host, port, scheme: tunnelScheme(port), method: 'write' }, 'connect');
   if (verdict.action === 'deny')
     return refuse(client, 403, 'Forbidden', denialText(host, port, verdict.rule, verdict.source));
-  const upstream = net().connect({ host: connectAddress(host, hosts), port });
-  upstream.setNoDelay(true);
+  let upstream: Socket;
+  try {
+    upstream = await dialTunnel(host, port, options);
+  } catch (error) {
+    return refuse(client, 502, 'Bad Gateway', unreachable(host, port, error));
+  }
+  if (client.destroyed) return void upstream.destroy();
   client.setNoDelay(true);
-  let connected = false;
-  upstream.once('connect', () => {
-    connected = true;
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (rest.length > 0) upstream.write(rest);
-    upstream.pipe(client);
-    client.pipe(upstream);
-    client.resume();
-  });
-  upstream.once('error', (error) => {
-    if (connected || !client.writable) client.destroy();
-    else
-      refuse(
-        client,
-        502,
-        'Bad Gateway',
-        `toolgate: ${host}:${port} could not be reached: ${(error as NodeJS.ErrnoException).code ?? error.message}\n`,
-      );
-  });
+  client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+  if (rest.length > 0) upstream.write(rest);
+  upstream.pipe(client);
+  client.pipe(upstream);
+  upstream.resume();
+  client.resume();
+  upstream.on('error', () => client.destroy());
   client.on('error', () => upstream.destroy());
   client.on('close', () => upstream.destroy());
 }

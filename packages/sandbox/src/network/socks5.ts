@@ -1,14 +1,12 @@
 import type { Socket } from 'node:net';
-import { lazyBuiltin, normaliseHost } from '@toolgate/core';
+import { normaliseHost } from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
+import { type DialOptions, dialTunnel } from './dial.js';
 import { type Judge, record } from './judge.js';
-import { connectAddress, tunnelScheme } from './target.js';
+import { tunnelScheme } from './target.js';
 
 // SOCKS5 (RFC 1928), CONNECT only, no authentication: what `ALL_PROXY=socks5h://…` clients (curl, git's
 // http, pip with PySocks) and ssh's ProxyCommand helpers speak. Names are resolved by the proxy (ATYP 3).
-
-// Loaded when a proxy serves (see httpProxy.ts).
-const net = lazyBuiltin<typeof import('node:net')>('node:net');
 
 const REPLY = {
   ok: 0,
@@ -87,7 +85,7 @@ export async function serveSocks5(
   client: Socket,
   first: Buffer,
   judge: Judge,
-  hosts: ReadonlyMap<string, string> | undefined,
+  options: DialOptions,
   onConnection: ((record: ConnectionRecord) => void) | undefined,
 ): Promise<void> {
   const r = new Reader(client, first);
@@ -133,22 +131,23 @@ export async function serveSocks5(
   const verdict = await judge({ host, port, scheme: tunnelScheme(port), method: 'write' }, 'socks5');
   if (verdict.action === 'deny') return void client.end(reply(REPLY.notAllowed));
   const rest = r.rest();
-  const upstream = net().connect({ host: connectAddress(host, hosts), port });
-  upstream.setNoDelay(true);
+  let upstream: Socket;
+  try {
+    upstream = await dialTunnel(host, port, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (client.writable) client.end(reply(code === 'EUPSTREAM' ? REPLY.failure : errnoReply(code)));
+    return;
+  }
+  if (client.destroyed) return void upstream.destroy();
   client.setNoDelay(true);
-  let connected = false;
-  upstream.once('connect', () => {
-    connected = true;
-    client.write(reply(REPLY.ok));
-    if (rest.length > 0) upstream.write(rest);
-    upstream.pipe(client);
-    client.pipe(upstream);
-    client.resume();
-  });
-  upstream.once('error', (error) => {
-    if (connected || !client.writable) client.destroy();
-    else client.end(reply(errnoReply((error as NodeJS.ErrnoException).code)));
-  });
+  client.write(reply(REPLY.ok));
+  if (rest.length > 0) upstream.write(rest);
+  upstream.pipe(client);
+  client.pipe(upstream);
+  upstream.resume();
+  client.resume();
+  upstream.on('error', () => client.destroy());
   client.on('error', () => upstream.destroy());
   client.on('close', () => upstream.destroy());
   upstream.on('close', () => client.destroy());

@@ -9,6 +9,7 @@ import {
   ToolgateError,
 } from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
+import { parseUpstream, type Upstream } from './dial.js';
 import { serveHttp, warmUp } from './httpProxy.js';
 import { createJudge, type PromptRequest } from './judge.js';
 import { proxyBase } from './proxyDir.js';
@@ -39,6 +40,13 @@ export interface NetworkProxyOptions {
    * development setup like curl's `--resolve`). The policy still judges the name the client asked for.
    */
   hosts?: Readonly<Record<string, string>>;
+  /**
+   * The HTTP proxy this machine must go through to reach the network (`http://[user:pass@]host:port`, a
+   * corporate proxy), and the hosts that bypass it (`noProxy`, NO_PROXY's syntax): every connection the
+   * policy allowed is made through it, except to loopback and `hosts`. Default: none (straight out).
+   * `upstreamFromEnv(process.env)` reads HTTPS_PROXY/HTTP_PROXY/NO_PROXY, as `toolgate run` does.
+   */
+  upstream?: string | { url: string; noProxy?: string } | Upstream;
 }
 
 /** A running proxy: where it listens, and how to stop it. */
@@ -87,6 +95,16 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
   const timeout = options.promptTimeoutMs;
   if (timeout !== undefined && (!Number.isSafeInteger(timeout) || timeout <= 0))
     throw invalid('promptTimeoutMs', timeout, 'a positive integer');
+  let upstream: Upstream | undefined;
+  const up = options.upstream;
+  if (up !== undefined) {
+    if (typeof up === 'string') upstream = parseUpstream(up, undefined);
+    else if (up !== null && typeof up === 'object' && 'url' in up)
+      upstream = parseUpstream(up.url, up.noProxy);
+    else if (up !== null && typeof up === 'object' && 'host' in up && Array.isArray(up.noProxy))
+      upstream = up;
+    else throw invalid('upstream', up, 'an http:// proxy URL or {url, noProxy?}');
+  }
   let hosts: Map<string, string> | undefined;
   if (options.hosts !== undefined) {
     if (options.hosts === null || typeof options.hosts !== 'object')
@@ -117,7 +135,7 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
     promptTimeoutMs: timeout,
     onConnection: options.onConnection,
   });
-  const http = { judge, hosts, onConnection: options.onConnection };
+  const http = { judge, hosts, upstream, onConnection: options.onConnection };
   const sockets = new Set<Socket>();
   const server = net().createServer((socket) => {
     sockets.add(socket);
@@ -126,7 +144,7 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
     socket.once('data', (first: Buffer) => {
       socket.pause();
       if (first[0] === 5)
-        void serveSocks5(socket, first, judge, hosts, options.onConnection).catch(() => socket.destroy());
+        void serveSocks5(socket, first, judge, http, options.onConnection).catch(() => socket.destroy());
       else if (first[0] === 4) {
         // SOCKS4 carries no way to say "resolve this name" safely in every client: refused.
         socket.end(Buffer.from([0, 0x5b, 0, 0, 0, 0, 0, 0]));
