@@ -93,6 +93,21 @@ describe('toolgate init: the network section', () => {
     expect(denied.stdout).toContain('NETWORK_DENIED');
   });
 
+  it("behind an HTTP proxy (HTTPS_PROXY when init runs): the proxy's host is allowed, so sandboxed runs can go through it", () => {
+    const bare = join(root, 'proxied');
+    mkdirSync(bare);
+    const r = runCli(['init', '--stdout', '--preset', 'standard'], {
+      cwd: bare,
+      home,
+      env: { HTTPS_PROXY: 'http://user:pw@proxy.corp.example:3128', NO_PROXY: 'localhost' },
+    });
+    expect(r.stdout).toContain('- { host: "proxy.corp.example", action: allow }');
+    expect(r.stdout).not.toContain('pw');
+    // Twin: no proxy in the environment, no such rule.
+    const plain = toolgate(['init', '--stdout', '--preset', 'standard'], bare);
+    expect(plain.stdout).not.toContain('proxy.corp.example');
+  });
+
   it('a project with neither manifest nor remotes still gets localhost, no presets', () => {
     const bare = join(root, 'bare');
     mkdirSync(bare);

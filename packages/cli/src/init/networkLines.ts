@@ -24,13 +24,16 @@ export interface NetworkLines {
 
 /**
  * The starter `network` section: the package registries of the ecosystems found, the hosts of the project's
- * git remotes (their preset for GitHub, GitLab and Bitbucket), and localhost (dev servers, test databases).
+ * git remotes (their preset for GitHub, GitLab and Bitbucket), localhost (dev servers, test databases), and
+ * the machine's own HTTP proxy when the environment names one (`proxy`: the sandbox's proxy goes through it
+ * only if the policy allows it).
  * Anything else: `prompt` (a human decides; with nobody to ask that is a deny), `deny` under `strict`.
  */
 export function networkLines(
   preset: 'standard' | 'strict' | 'open',
   kinds: readonly string[],
   remotes: readonly string[],
+  proxy?: string,
 ): NetworkLines {
   const presets = [
     ...new Set([
@@ -46,6 +49,12 @@ export function networkLines(
     '    - { host: localhost, action: allow }',
     ...(ownRemotes.length > 0 ? ["    # the project's git remotes (.git/config)"] : []),
     ...ownRemotes.map((h) => `    - { host: ${JSON.stringify(h)}, action: allow }`),
+    ...(proxy !== undefined
+      ? [
+          "    # this machine's own HTTP proxy (HTTPS_PROXY when init ran): sandboxed runs go out through it",
+          `    - { host: ${JSON.stringify(proxy)}, action: allow }`,
+        ]
+      : []),
   ];
   const presetNote =
     presets.length > 0

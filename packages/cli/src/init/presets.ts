@@ -86,10 +86,10 @@ function rule(l: Line): string {
 /** A starter policy in the native dialect, every rule explained, with tests that `toolgate lint` runs. */
 export function renderPreset(
   preset: Preset,
-  project: { root: string; kinds: readonly string[]; remotes?: readonly string[] },
+  project: { root: string; kinds: readonly string[]; remotes?: readonly string[]; proxy?: string },
   sandbox: { ok: true } | { ok: false; reason: string } = { ok: true },
 ): string {
-  const network = networkLines(preset, project.kinds, project.remotes ?? []);
+  const network = networkLines(preset, project.kinds, project.remotes ?? [], project.proxy);
   const env: Line =
     preset === 'strict'
       ? { comment: '.env files hold secrets: denied', pattern: '<workspace>/**/.env*', access: 'deny' }

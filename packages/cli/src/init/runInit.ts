@@ -57,10 +57,15 @@ export async function runInit(
 
   const project = detectProject(options.dir ?? process.cwd());
   // Probe bubblewrap once (a real `bwrap --version` and a trial namespace): the policy says what this machine can do.
-  const { probeSandbox } = await import('@toolgate/sandbox');
+  const { probeSandbox, upstreamFromEnv } = await import('@toolgate/sandbox');
   const probe = probeSandbox();
   const remotes = gitRemoteHosts(project.root);
-  const text = renderPreset(preset, { ...project, remotes }, probe.ok ? { ok: true } : probe);
+  const proxy = upstreamFromEnv(process.env).upstream?.host;
+  const text = renderPreset(
+    preset,
+    { ...project, remotes, ...(proxy !== undefined ? { proxy } : {}) },
+    probe.ok ? { ok: true } : probe,
+  );
   if (options.stdout) {
     out.write(text);
     return 0;
