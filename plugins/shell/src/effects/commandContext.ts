@@ -72,13 +72,19 @@ export interface ContentReading {
    * (default 256 KiB), cannot be read, or may be written by this same command line before it is read. Call
    * `read(f)` as well: reading it is an access.
    */
-  readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string };
+  /** `skip`: as for `writtenEarlier`, earlier writes not counted. */
+  readContent(
+    f: Field,
+    maxBytes?: number,
+    skip?: readonly string[],
+  ): { text: string; path: string } | { uncertain: string };
   /**
    * Whether an earlier command of this line may write the file — git's writes into its own git dir
    * included, which `readContent` leaves to git's model (`git remote set-url … && git push` connects where
-   * the rewritten config says).
+   * the rewritten config says). `skip`: writes whose origin ends with one of these are not counted (git's
+   * model tells its own kinds of writes apart: `git:git-dir`, `git:git-tracking`).
    */
-  writtenEarlier(f: Field): boolean;
+  writtenEarlier(f: Field, skip?: readonly string[]): boolean;
   /** `readContent` for a binary file (an archive's member list): its bytes, or why they cannot be known. */
   readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string };
 }

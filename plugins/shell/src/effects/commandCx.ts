@@ -131,11 +131,15 @@ export class CommandCx implements CommandContext {
   globOptions(o: { dot?: boolean; nocase?: boolean }): void {
     this.p.scope.setGlobOptions(o);
   }
-  readContent(f: Field, maxBytes?: number): { text: string; path: string } | { uncertain: string } {
-    return this.p.paths.readContent(f, maxBytes);
+  readContent(
+    f: Field,
+    maxBytes?: number,
+    skip?: readonly string[],
+  ): { text: string; path: string } | { uncertain: string } {
+    return this.p.paths.readContent(f, maxBytes, skip);
   }
-  writtenEarlier(f: Field): boolean {
-    return this.p.paths.writtenEarlier(f);
+  writtenEarlier(f: Field, skip?: readonly string[]): boolean {
+    return this.p.paths.writtenEarlier(f, skip);
   }
   readBytes(f: Field, maxBytes: number): { bytes: Buffer; path: string } | { uncertain: string } {
     return this.p.paths.readBytes(f, maxBytes);

@@ -87,8 +87,12 @@ export class PathScope {
     return r.certain ? r.real : null;
   }
 
-  readContent(f: Field, maxBytes = 256 * 1024): { text: string; path: string } | { uncertain: string } {
-    const at = this.contentPath(f);
+  readContent(
+    f: Field,
+    maxBytes = 256 * 1024,
+    skip?: readonly string[],
+  ): { text: string; path: string } | { uncertain: string } {
+    const at = this.contentPath(f, skip);
     return typeof at === 'string' ? readBounded(at, maxBytes) : at;
   }
 
@@ -103,7 +107,7 @@ export class PathScope {
   }
 
   /** The real path of a file whose content the analysis reads, or why it cannot be read with certainty. */
-  private contentPath(f: Field): string | { uncertain: string } {
+  private contentPath(f: Field, skip?: readonly string[]): string | { uncertain: string } {
     if (f.uncertain !== undefined) return { uncertain: f.uncertain };
     if (f.pipe || f.under || f.glob >= 0 || f.value === '')
       return { uncertain: `${f.raw} is not one known file` };
@@ -111,7 +115,7 @@ export class PathScope {
     if (cwd == null) return { uncertain: `${f.raw} is relative to an unknown directory` };
     const r = this.resolve(f.value, cwd, f.tilde, true);
     if (!r.certain || r.real === null) return { uncertain: r.reason ?? `${f.raw} cannot be resolved` };
-    if (writtenBefore(this.sink.accesses, r.real))
+    if (writtenBefore(this.sink.accesses, r.real, false, skip))
       return { uncertain: `${f.raw} may be written by this command line before it is read` };
     return r.real;
   }
@@ -120,12 +124,12 @@ export class PathScope {
    * Whether an earlier command of the line may write `f` (git's writes into its git dir included); `true`
    * when that cannot be told.
    */
-  writtenEarlier(f: Field): boolean {
+  writtenEarlier(f: Field, skip?: readonly string[]): boolean {
     const cwd = this.onlyCwd(f);
     if (cwd == null || f.uncertain !== undefined) return true;
     const r = this.resolve(f.value, cwd, f.tilde, true);
     if (!r.certain || r.real === null) return true;
-    return writtenBefore(this.sink.accesses, r.real, true);
+    return writtenBefore(this.sink.accesses, r.real, true, skip);
   }
 
   /** Whether this line writes `f` itself (a path write, or a write whose target is not known). */

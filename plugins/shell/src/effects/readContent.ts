@@ -1,18 +1,24 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Access } from '@toolgate/core';
 import { isWithin } from '@toolgate/core';
-import { filteredOut } from './unknownContents.js';
+import { filteredOut, GIT_OWN } from './unknownContents.js';
 
 /**
  * Whether an access already emitted by this line writes `path` or a subtree holding it. `gitDir`: count git's
  * own writes into its git dir too (where git will connect depends on its config, which `git remote set-url`
- * or `git config` earlier on the line rewrites).
+ * or `git config` earlier on the line rewrites). `skip`: origins (suffixes) not counted.
  */
-export function writtenBefore(accesses: readonly Access[], path: string, gitDir = false): boolean {
+export function writtenBefore(
+  accesses: readonly Access[],
+  path: string,
+  gitDir = false,
+  skip?: readonly string[],
+): boolean {
   for (const a of accesses) {
     // Git's writes into its own git dir are modelled by git's handler (what `add` puts in the index is what
     // it read itself, judged there); other programs reading those files see them as written.
-    if (a.op !== 'write' || (!gitDir && a.origin.endsWith('git:git-dir'))) continue;
+    if (a.op !== 'write' || (!gitDir && GIT_OWN.some((o) => a.origin.endsWith(o)))) continue;
+    if (skip?.some((s) => a.origin.endsWith(s))) continue;
     // An uncertain write may land anywhere, including here.
     if (!a.certain || a.realPath === null) return true;
     if (a.realPath === path) return true;

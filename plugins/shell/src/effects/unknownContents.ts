@@ -1,5 +1,8 @@
 import { type Access, isWithin, type SubtreeFilter } from '@toolgate/core';
 
+/** Origins of git's writes into its own git dir (by kind: ../programs/vcs/git/git.ts, gitDirAccesses). */
+export const GIT_OWN: readonly string[] = ['git:git-dir', 'git:git-tracking', 'git:git-head'];
+
 /** Whether `path` (inside `root`) is hidden from a walk by `filter`: it or one of its ancestors is skipped. */
 export function filteredOut(filter: SubtreeFilter | undefined, root: string, path: string): boolean {
   if (filter === undefined || path === root) return false;
@@ -36,7 +39,8 @@ export interface AccessOrder {
 export function markUnknownContents(accesses: readonly Access[], order: AccessOrder): void {
   let writers: Access[] | undefined;
   for (const a of accesses) {
-    if (a.op !== 'write' || !a.certain || a.realPath === null || a.origin.endsWith(':git-dir')) continue;
+    if (a.op !== 'write' || !a.certain || a.realPath === null || GIT_OWN.some((o) => a.origin.endsWith(o)))
+      continue;
     if (order.removals.has(a)) continue;
     if (a.scope === 'subtree' || a.onLink === true) {
       writers ??= [];

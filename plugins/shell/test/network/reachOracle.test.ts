@@ -207,6 +207,27 @@ const CASES: Case[] = [
     kernel: ['127.0.0.3:@P@'],
   },
   {
+    name: 'git push after a checkout on the same line: the remote of the branch switched to (uncertain)',
+    cmd: 'git -c user.name=a -c user.email=a@b.c commit -q --allow-empty -m x && git branch other && git checkout -q other && git push -q',
+    files: {
+      ...GIT_REPO,
+      '.git/config':
+        '[remote "origin"]\n\turl = http://127.0.0.2:@P@/r.git\n[remote "evil"]\n\turl = http://127.0.0.3:@P@/r.git\n[branch "other"]\n\tremote = evil\n\tmerge = refs/heads/other\n',
+    },
+    kernel: ['127.0.0.3:@P@'],
+    uncertain: true,
+  },
+  {
+    name: 'twin: checkout -b then push naming the remote: that remote, certain',
+    cmd: 'git -c user.name=a -c user.email=a@b.c commit -q --allow-empty -m x && git checkout -q -b z && git push -q -u origin z',
+    files: {
+      ...GIT_REPO,
+      '.git/config':
+        '[remote "origin"]\n\turl = http://127.0.0.2:@P@/r.git\n[remote "evil"]\n\turl = http://127.0.0.3:@P@/r.git\n',
+    },
+    kernel: ['127.0.0.2:@P@'],
+  },
+  {
     name: 'wget: a WGETRC file with http_proxy',
     cmd: 'WGETRC=./w.rc wget -q -O /dev/null http://127.0.0.2:@P@/',
     files: { 'w.rc': 'http_proxy = http://127.0.0.4:@P@/\n' },

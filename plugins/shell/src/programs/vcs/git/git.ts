@@ -5,7 +5,7 @@ import type { Field } from '../../../state/expandWord.js';
 import { type ParsedArgs, parseArgs, values } from '../../argv.js';
 import { literal, unknownOptions } from '../../spec.js';
 import { harmlessValue, type RiskGroup, riskOf } from './configRisks.js';
-import { GitCall, type Plan } from './gitCall.js';
+import { GitCall, HEAD_TAG, type Plan, TRACKING_TAG } from './gitCall.js';
 import { configValue } from './gitConfig.js';
 import { findRepo, type GitRepo } from './gitRepo.js';
 import { presentHooks } from './hooks.js';
@@ -139,9 +139,19 @@ function gitDirAccesses(cx: CommandContext, dir: string, plan: Plan): void {
   if (plan.gitDir === 'none') return;
   cx.emit(literal(dir), 'read', { scope: 'subtree', tag: 'git-dir' });
   if (plan.gitDir === 'read') return;
-  const filter = plan.gitDir === 'config' ? undefined : SKIPS_CONFIG_AND_HOOKS;
-  cx.emit(literal(dir), 'write', { scope: 'subtree', tag: 'git-dir', ...(filter ? { filter } : {}) });
+  const filter =
+    plan.gitDir === 'config' ? undefined : plan.gitDir === 'tracking' ? SKIPS_HOOKS : SKIPS_CONFIG_AND_HOOKS;
+  // The tag tells the network model what kind of write it is (gitNetConfig.ts, gitRemotes.ts): upstream
+  // tracking (the config's `branch.*` only, never a remote's URL), HEAD switched to another branch, or
+  // neither (HEAD still names the same branch, the config untouched).
+  const tag = plan.gitDir === 'tracking' ? TRACKING_TAG : plan.moves ? HEAD_TAG : 'git-dir';
+  cx.emit(literal(dir), 'write', { scope: 'subtree', tag, ...(filter ? { filter } : {}) });
 }
+
+const SKIPS_HOOKS: SubtreeFilter = {
+  name: 'git dir without hooks',
+  skips: (rel) => rel === 'hooks' || rel.startsWith('hooks/'),
+};
 
 const SKIPS_CONFIG_AND_HOOKS: SubtreeFilter = {
   name: 'git dir without config and hooks',

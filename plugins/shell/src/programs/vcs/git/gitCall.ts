@@ -12,13 +12,24 @@ import { type WorktreeFilterKind, worktreeFilter } from './subtreeFilters.js';
 /** How a subcommand touches the worktree beneath some directory: `all` judges every entry. */
 export type WorktreeUse = WorktreeFilterKind | 'all';
 
+/** Tags of git's own writes the network model tells apart (an access's origin ends with `git:<tag>`). */
+export const TRACKING_TAG = 'git-tracking';
+export const HEAD_TAG = 'git-head';
+
 /** What one git subcommand does, beyond the accesses its handler emits itself. */
 export interface Plan {
   /**
    * `write`: the index, objects, refs and logs (and `stateDirs`), never the config or hooks — so a later git
-   * command of the same line still trusts them; `config`: the whole git dir, config included.
+   * command of the same line still trusts them; `tracking`: that, and the config's `branch.*` sections only
+   * (upstream tracking: `checkout -b`, `branch -u`, `push -u`), which never change a remote's URL;
+   * `config`: the whole git dir, config included.
    */
-  gitDir: 'read' | 'write' | 'config' | 'none';
+  gitDir: 'read' | 'write' | 'tracking' | 'config' | 'none';
+  /**
+   * HEAD names another branch afterwards (`checkout`/`switch` to a branch, `branch -m`, `bisect`): a later
+   * `git push` or `fetch` without a remote takes the remote of *that* branch.
+   */
+  moves?: boolean;
   /** Directories of the git dir a writer keeps its state in (`rebase-merge`, `sequencer`, `worktrees`…). */
   stateDirs?: readonly string[];
   /** Code-running config groups the subcommand reaches (`always` is added for every subcommand). */

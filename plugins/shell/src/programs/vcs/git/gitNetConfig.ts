@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { CommandContext } from '../../../effects/extractTypes.js';
 import { variableValue } from '../../network/reach/netReach.js';
 import { literal } from '../../spec.js';
+import { TRACKING_TAG } from './gitCall.js';
 import { type ConfigEntry, parseConfig } from './gitConfig.js';
 
 // The configuration git reads, for where it connects (git-config(1) FILES, ENVIRONMENT, `include`): every
@@ -14,16 +15,28 @@ export interface GitNet {
   unknown?: string;
   /** Which file each remote's url came from, for the origin (`git:.git/config`). */
   where: Map<string, string>;
+  /**
+   * An earlier command of the line rewrote the repository config's `branch.*` sections only (upstream
+   * tracking): every remote's URL is as read, but which remote a branch uses may not be.
+   */
+  branchesChanged?: boolean;
 }
 
 function readGitConfig(cx: CommandContext, path: string, into: GitNet, label: string, depth = 0): void {
   // A config an earlier command of the line rewrites (`git remote set-url`, `git config`, even git's own
-  // writes, which readContent leaves to git's model) is not the one git will read.
+  // writes, which readContent leaves to git's model) is not the one git will read — unless the only such
+  // writes are git's upstream tracking (`checkout -b`, `branch -u`, `push -u`), which touch `branch.*` alone.
+  const tracking = [`git:${TRACKING_TAG}`];
+  let skip: readonly string[] | undefined;
   if (cx.writtenEarlier(literal(path))) {
-    into.unknown ??= `${path} may be changed by an earlier command of the line`;
-    return;
+    if (label !== 'git:.git/config' || cx.writtenEarlier(literal(path), tracking)) {
+      into.unknown ??= `${path} may be changed by an earlier command of the line`;
+      return;
+    }
+    into.branchesChanged = true;
+    skip = tracking;
   }
-  const r = cx.readContent(literal(path), 256 * 1024);
+  const r = cx.readContent(literal(path), 256 * 1024, skip);
   if ('uncertain' in r) {
     if (!/: (ENOENT|ENOTDIR)$/.test(r.uncertain)) into.unknown ??= `${path}: ${r.uncertain}`;
     return;

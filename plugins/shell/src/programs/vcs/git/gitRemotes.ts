@@ -155,6 +155,11 @@ export const gitReach: CommandHandler = (cx) => {
   const spec = SUBCOMMAND_OPTIONS[`${sub} ${action}`] ?? SUBCOMMAND_OPTIONS[sub] ?? '-';
   const sp = parseArgs(args, optionSpec(spec));
   const branch = currentBranch(repo.gitDir);
+  // Which remote a command without one uses depends on the branch HEAD names and on its `branch.*` config:
+  // an earlier command of the line may have switched branches (`git checkout other && git push` pushes to
+  // other's remote) or set the upstream. git's other writes to its git dir leave HEAD naming the same branch.
+  const branchMoved =
+    net.branchesChanged === true || cx.writtenEarlier(literal(`${repo.gitDir}/HEAD`), ['git:git-dir']);
   if (sub === 'archive') {
     for (const r of values(sp, '--remote')) remoteUrls(cx, net, r, 'read', sub);
     return;
@@ -172,7 +177,7 @@ export const gitReach: CommandHandler = (cx) => {
   }
   if (sub === 'submodule') {
     if (action === 'update' || action === 'add' || action === '')
-      submodules(cx, net, repo.worktree, action, sp.operands, branch);
+      submodules(cx, net, repo.worktree, action, sp.operands, branchMoved ? null : branch);
     return;
   }
   if (has(sp, '--all') && sub !== 'push') {
@@ -182,6 +187,15 @@ export const gitReach: CommandHandler = (cx) => {
   const first = sp.operands[0];
   if (has(sp, '--multiple')) {
     for (const r of sp.operands) remoteUrls(cx, net, r, method, sub);
+    return;
+  }
+  if (first === undefined && branchMoved) {
+    unknownHost(
+      cx,
+      sub,
+      { method },
+      `git ${sub}: the branch, and so the remote it uses, may be changed by an earlier command of the line`,
+    );
     return;
   }
   remoteUrls(cx, net, first ?? literal(defaultRemote(net, branch, method === 'write')), method, sub);
@@ -200,10 +214,12 @@ function submodules(
   worktree: string | null,
   action: string,
   ops: readonly Field[],
-  branch: string | undefined,
+  /** `null`: an earlier command of the line may have switched branches (the default remote is not known). */
+  branch: string | undefined | null,
 ): void {
   if (action === '') return; // `git submodule` lists
-  const superUrl = all(net, `remote.${defaultRemote(net, branch, false)}.url`).at(-1);
+  const superUrl =
+    branch === null ? undefined : all(net, `remote.${defaultRemote(net, branch, false)}.url`).at(-1);
   const resolve = (u: string): string | undefined => {
     if (!/^\.\.?\//.test(u)) return u;
     if (superUrl === undefined) return undefined;

@@ -23,7 +23,9 @@ export function branch(g: GitCall): Plan {
   const config =
     has(g.p, '-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '-u', '--set-upstream-to') ||
     has(g.p, '--unset-upstream', '-t', '--track', '--edit-description');
-  return config ? { ...WRITE, gitDir: 'config' } : WRITE;
+  // Renaming the current branch rewrites HEAD to the new name.
+  const moves = has(g.p, '-m', '-M', '--move');
+  return config ? { ...WRITE, gitDir: 'tracking', ...(moves ? { moves } : {}) } : WRITE;
 }
 
 /** tag: lists unless creating or deleting; `-F` reads a message file; signing runs gpg. */
@@ -122,7 +124,7 @@ export function network(g: GitCall): Plan {
     g.uncertain('--upload-pack/--receive-pack/--exec runs a program');
   if (g.sub === 'ls-remote') return { gitDir: 'read', risks: ['network'], hooks: [] };
   return {
-    gitDir: has(g.p, '-u', '--set-upstream') ? 'config' : 'write',
+    gitDir: has(g.p, '-u', '--set-upstream') ? 'tracking' : 'write',
     risks: ['network', ...(g.sub === 'push' ? (['sign'] as const) : [])],
     hooks: HOOKS[g.sub] ?? REF_AND_INDEX_HOOKS,
   };

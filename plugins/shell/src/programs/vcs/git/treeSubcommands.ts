@@ -141,5 +141,5 @@ export function bisect(g: GitCall, action: string, rest: readonly Field[]): Plan
         (revisions.length >= 2 || rest.some((f) => f.uncertain !== undefined))
       : true;
   if (checksOut) g.worktree('write', 'tracked');
-  return { gitDir: 'write', risks: ['content'], hooks: HOOKS.bisect! };
+  return { gitDir: 'write', moves: true, risks: ['content'], hooks: HOOKS.bisect! };
 }

@@ -63,7 +63,7 @@ export function checkout(g: GitCall, _action = '', args: readonly Field[] = []):
   const creates = has(g.p, '-b', '-B', '-c', '-C', '--create', '--force-create', '--orphan');
   const force = has(g.p, '-f', '--force', '--discard-changes');
   // A new branch from a remote-tracking start point records its upstream in the config (branch.autoSetupMerge).
-  const gitDir = creates || has(g.p, '-t', '--track') ? 'config' : 'write';
+  const gitDir = creates || has(g.p, '-t', '--track') ? 'tracking' : 'write';
   const plan: Plan = { gitDir, risks: ['content', 'merge'], hooks: HOOKS[g.sub] ?? HOOKS.checkout! };
   const dd = args.findIndex((f) => f.value === '--' && f.uncertain === undefined);
   const ops = g.p.operands;
@@ -82,7 +82,8 @@ export function checkout(g: GitCall, _action = '', args: readonly Field[] = []):
   if (!(creates && ops.length === 0)) g.worktree('write', force ? 'all' : 'tracked');
   // Only moving HEAD: the index is refreshed, which reads tracked files whose stat changed (strace).
   else g.worktree('read', 'tracked');
-  return plan;
+  // Not a path checkout: HEAD names the branch switched to (or is detached).
+  return { ...plan, moves: true };
 }
 
 /** An operand git reads as a path rather than a ref: it exists in the worktree and names no branch or tag. */
@@ -128,7 +129,7 @@ export function integrate(g: GitCall): Plan {
   g.worktree('write', 'tracked');
   const network = g.sub === 'pull' ? (['network'] as const) : [];
   return {
-    gitDir: g.sub === 'pull' && has(g.p, '--set-upstream') ? 'config' : 'write',
+    gitDir: g.sub === 'pull' && has(g.p, '--set-upstream') ? 'tracking' : 'write',
     stateDirs: ['rebase-merge', 'rebase-apply', 'sequencer'],
     risks: ['content', 'merge', 'editor', 'sign', ...network],
     hooks: HOOKS[g.sub] ?? HOOKS.merge!,
