@@ -2,8 +2,16 @@ import type { Access, PromptRequest } from '@toolgate/core';
 import type { ApprovalItem, ApprovalRequest } from './types.js';
 
 /** A request as the plugin handles it: what the human is shown, plus what grants can and cannot answer. */
+/** A host the call reaches that a human must approve (a NETWORK_PROMPT finding): what a host grant answers. */
+export interface HostNeed {
+  host: string;
+  method: 'read' | 'write';
+}
+
 export interface PreparedRequest {
   request: ApprovalRequest;
+  /** The hosts to approve (NETWORK_PROMPT findings with a host); a host grant of the session answers one. */
+  hosts: readonly HostNeed[];
   /** Whether standing grants may answer it: every item has a known real path and there is at least one. */
   grantable: boolean;
   /** Identical concurrent requests of a session share this key, and so share one question. */
@@ -29,12 +37,21 @@ function itemOf(access: Access, code: string, reason: string, rule: ApprovalItem
  */
 export function prepareRequest(prompt: PromptRequest): PreparedRequest {
   const items: ApprovalItem[] = [];
+  const hosts: HostNeed[] = [];
   let wholeCall = false;
+  let unknownHost = false;
   for (const finding of prompt.findings) {
-    // A host (NETWORK_PROMPT): no path item, no grant answers it, and the human is shown the host
-    // (strategies/renderHosts.ts); only a call with the same arguments is the same question.
+    // A host (NETWORK_PROMPT): no path item; the human is shown the host (strategies/renderHosts.ts), and a
+    // host grant of the session (same host, same method) answers it. A reach without a known host is about
+    // the call as a whole: only a call with the same arguments is the same question.
     if (finding.network && !finding.access) {
-      wholeCall = true;
+      const { host, method } = finding.network;
+      if (host !== null && (method === 'read' || method === 'write')) {
+        if (!hosts.some((h) => h.host === host && h.method === method)) hosts.push({ host, method });
+      } else {
+        wholeCall = true;
+        unknownHost = true;
+      }
       continue;
     }
     if (finding.access && finding.code !== 'NO_POLICY') {
@@ -46,9 +63,10 @@ export function prepareRequest(prompt: PromptRequest): PreparedRequest {
     }
   }
   const unique = dedupeItems(items);
-  // A prompt about nothing in particular (no accesses at all) must never be answered by a grant: "every
+  // A prompt about nothing in particular (no accesses, no hosts) must never be answered by a grant: "every
   // item is covered" would be vacuously true.
-  const grantable = unique.length > 0 && unique.every((i) => i.realPath !== null);
+  const grantable =
+    !unknownHost && unique.length + hosts.length > 0 && unique.every((i) => i.realPath !== null);
   const request: ApprovalRequest = {
     id: prompt.id,
     sessionId: prompt.ctx.sessionId,
@@ -57,7 +75,7 @@ export function prepareRequest(prompt: PromptRequest): PreparedRequest {
     items: unique,
     prompt,
   };
-  return { request, grantable, key: requestKey(request, wholeCall) };
+  return { request, hosts, grantable, key: requestKey(request, wholeCall, hosts) };
 }
 
 function itemKey(i: ApprovalItem): string {
@@ -74,8 +92,11 @@ function dedupeItems(items: ApprovalItem[]): ApprovalItem[] {
   });
 }
 
-function requestKey(request: ApprovalRequest, wholeCall: boolean): string {
-  const parts = request.items.map(itemKey).sort();
+function requestKey(request: ApprovalRequest, wholeCall: boolean, hosts: readonly HostNeed[]): string {
+  const parts = [
+    ...request.items.map(itemKey),
+    ...hosts.map((h) => `host\u0000${h.method}\u0000${h.host}`),
+  ].sort();
   let key = `${request.tool}\u0001${parts.join('\u0001')}`;
   if (wholeCall || parts.length === 0) {
     // About the call as a whole: only a call with the very same arguments is the same question.

@@ -26,6 +26,7 @@ const cancelledAnswer = (): PromptAnswer => ({
 });
 
 function describeGrant(g: Grant): string {
+  if (g.scope === 'host') return `${g.op === 'write' ? 'sending to' : 'reading from'} ${g.path} allowed`;
   const what =
     g.scope === 'subtree'
       ? `${g.path} and its subdirectories`
@@ -163,7 +164,7 @@ async function fromGrants(
   if (!p.grantable || s.grants.length === 0) return undefined;
   const now = o.now();
   const pruned = pruneGrants(s.grants, now);
-  const used = answerFromGrants(s.grants, p.request.items, now);
+  const used = answerFromGrants(s.grants, p.request.items, now, p.hosts);
   if (used === undefined) {
     if (pruned) await persistSession(s, o.store, warn);
     return undefined;
@@ -237,7 +238,7 @@ async function settle(
     };
   }
   const now = o.now();
-  const created = p.grantable ? grantsFromAnswer(outcome, p.request.items, o.grants, now, by) : [];
+  const created = p.grantable ? grantsFromAnswer(outcome, p.request.items, o.grants, now, by, p.hosts) : [];
   s.grants.push(...created);
   // Seed 002 tells the human what the answer granted ("* /workspace and subdirectories added…").
   for (const g of created) o.strategy.notify?.(`* ${describeGrant(g)} for the rest of this session`);
@@ -251,7 +252,16 @@ async function settle(
         },
       );
     } else {
-      await persistRules(created.map((g) => ruleFor(g, s.sessionId)));
+      // Overlays hold path rules: a host grant stays for the session (a policy's network section lists hosts).
+      const paths = created.filter((g) => g.scope !== 'host');
+      if (paths.length < created.length)
+        warn(
+          'a host approval is kept for this session only: add the host to the network section to keep it',
+          {
+            sessionId: s.sessionId,
+          },
+        );
+      if (paths.length > 0) await persistRules(paths.map((g) => ruleFor(g, s.sessionId)));
     }
   }
   if (o.suggestAfter !== undefined) {

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { isWithin } from '@toolgate/core';
+import type { HostNeed } from './approvalRequest.js';
 import type { ApprovalAnswer, ApprovalItem, Grant } from './types.js';
 
 export interface GrantDefaults {
@@ -19,7 +20,7 @@ function live(grant: Grant, now: number): boolean {
  */
 export function grantCovers(grant: Grant, item: ApprovalItem): boolean {
   const real = item.realPath;
-  if (real === null || grant.op !== item.op) return false;
+  if (real === null || grant.op !== item.op || grant.scope === 'host') return false;
   switch (grant.scope) {
     case 'path':
       return item.scope === 'path' && real === grant.path;
@@ -30,6 +31,11 @@ export function grantCovers(grant: Grant, item: ApprovalItem): boolean {
   }
 }
 
+/** Whether a host grant answers a host the call reaches: the same host, the same method (a read grant never a write). */
+export function hostGrantCovers(grant: Grant, need: HostNeed): boolean {
+  return grant.scope === 'host' && grant.path === need.host && grant.op === need.method;
+}
+
 /**
  * Finds live grants answering every item, or `undefined` if one item is not answered. Consumes one use of
  * each grant relied on (once per call, however many of its items a grant answers) and drops spent grants.
@@ -38,12 +44,17 @@ export function answerFromGrants(
   grants: Grant[],
   items: readonly ApprovalItem[],
   now: number,
+  hosts: readonly HostNeed[] = [],
 ): Grant[] | undefined {
   const used = new Set<Grant>();
-  for (const item of items) {
+  const needs: Array<(g: Grant) => boolean> = [
+    ...items.map((item) => (g: Grant) => grantCovers(g, item)),
+    ...hosts.map((need) => (g: Grant) => hostGrantCovers(g, need)),
+  ];
+  for (const covers of needs) {
     let best: Grant | undefined;
     for (const grant of grants) {
-      if (!live(grant, now) || !grantCovers(grant, item)) continue;
+      if (!live(grant, now) || !covers(grant)) continue;
       // Prefer a grant already relied on, then an unlimited one, so limited uses are spent last.
       if (used.has(grant)) {
         best = grant;
@@ -78,6 +89,7 @@ export function grantsFromAnswer(
   defaults: GrantDefaults,
   now: number,
   by: string,
+  hosts: readonly HostNeed[] = [],
 ): Grant[] {
   const kind = answer.grant ?? 'once';
   if (!answer.approved || kind === 'once') return [];
@@ -100,6 +112,17 @@ export function grantsFromAnswer(
     if (ttl !== undefined) grant.expiresAt = now + ttl;
     if (uses !== undefined) grant.usesLeft = uses;
     const key = `${grant.op}\u0000${grant.scope}\u0000${grant.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(grant);
+  }
+  // A host approved for more than once: that host, that method, for the session (whichever wider scope the
+  // answer named — a host has no directory or subtree).
+  for (const need of hosts) {
+    const grant: Grant = { op: need.method, scope: 'host', path: need.host, createdAt: now, by };
+    if (ttl !== undefined) grant.expiresAt = now + ttl;
+    if (uses !== undefined) grant.usesLeft = uses;
+    const key = `${grant.op}\u0000host\u0000${grant.path}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(grant);

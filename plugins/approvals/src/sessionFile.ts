@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { isWithin } from '@toolgate/core';
+import { isWithin, normaliseHost } from '@toolgate/core';
 import { sessionDirName } from './sessionDirName.js';
 import type { Grant } from './types.js';
 
@@ -32,9 +32,13 @@ function grantProblem(g: unknown, i: number): string | undefined {
   const x = g as Partial<Grant>;
   if (x.op !== 'read' && x.op !== 'write' && x.op !== 'list')
     return `grants[${i}].op must be "read", "write" or "list"`;
-  if (x.scope !== 'path' && x.scope !== 'directory' && x.scope !== 'subtree')
-    return `grants[${i}].scope must be "path", "directory" or "subtree"`;
-  if (typeof x.path !== 'string' || !isAbsolute(x.path) || x.path.includes('\0'))
+  if (x.scope !== 'path' && x.scope !== 'directory' && x.scope !== 'subtree' && x.scope !== 'host')
+    return `grants[${i}].scope must be "path", "directory", "subtree" or "host"`;
+  if (x.scope === 'host') {
+    if (x.op === 'list') return `grants[${i}].op of a host grant must be "read" or "write"`;
+    if (typeof x.path !== 'string' || normaliseHost(x.path) !== x.path)
+      return `grants[${i}].path of a host grant must be a normalised host name`;
+  } else if (typeof x.path !== 'string' || !isAbsolute(x.path) || x.path.includes('\0'))
     return `grants[${i}].path must be an absolute path`;
   if (typeof x.createdAt !== 'number') return `grants[${i}].createdAt must be a number`;
   if (x.expiresAt !== undefined && typeof x.expiresAt !== 'number')

@@ -72,10 +72,14 @@ export interface ApprovalStrategy {
 
 /** A standing approval: answers later prompts for the same operation within its scope, without asking. */
 export interface Grant {
+  /** For a `host` grant, the network method approved: `read` (GET, fetch, clone) or `write` (POST, push). */
   op: Op;
-  /** `path`: exactly this path; `directory`: files directly in it; `subtree`: it and everything beneath. */
-  scope: 'path' | 'directory' | 'subtree';
-  /** Absolute, resolved path (a real path, never the raw form). */
+  /**
+   * `path`: exactly this path; `directory`: files directly in it; `subtree`: it and everything beneath;
+   * `host`: every call of the session that reaches this host with this method (NETWORK_PROMPT).
+   */
+  scope: 'path' | 'directory' | 'subtree' | 'host';
+  /** Absolute, resolved path (a real path, never the raw form); for a `host` grant, the host (normalised). */
   path: string;
   /** Epoch milliseconds when it was granted. */
   createdAt: number;

@@ -52,7 +52,7 @@ const hostPolicy: GuardPlugin = {
 };
 
 describe('approvals: a NETWORK_PROMPT finding is askable', () => {
-  it('the human is shown the host and the rule; approving allows the call, denying denies it; no grant answers a host', async () => {
+  it('the human is shown the host and the rule; approving allows the call, denying denies it', async () => {
     const q = queue();
     const guard = createGuard({ plugins: [hostPolicy, approvals({ strategy: q })] });
     const asked = firstValueFrom(q.requests$.pipe(take(1)));
@@ -63,9 +63,9 @@ describe('approvals: a NETWORK_PROMPT finding is askable', () => {
     expect(text).toContain('Host: ask.example:443');
     expect(text).toContain('(as typed: https://ask.example/a)');
     expect(text).toContain('[rule prompt ask.example from /ws/toolgate.yaml#network.rules[0]]');
-    q.respond(request.id, { approved: true, grant: 'subtree' });
+    q.respond(request.id, { approved: true });
     expect((await call).action).toBe('allow');
-    // A "grant" on the answer does not answer the next call for the host: it is asked again.
+    // Approved once: the next call for the host is asked again — and denied here.
     const again = firstValueFrom(q.requests$.pipe(take(1)));
     const second = guard.check({ tool: 'WebFetch', args: { url: 'https://ask.example/b' } }, ctx);
     const r2 = await again;
@@ -75,6 +75,28 @@ describe('approvals: a NETWORK_PROMPT finding is askable', () => {
     expect(d2.network?.[0]?.host).toBe('ask.example');
   });
 
+  it('approved for the session: later calls reaching that host with that method pass without a question', async () => {
+    const q = queue();
+    const guard = createGuard({ plugins: [hostPolicy, approvals({ strategy: q })] });
+    const asked = firstValueFrom(q.requests$.pipe(take(1)));
+    const first = guard.check({ tool: 'WebFetch', args: { url: 'https://ask.example/a' } }, ctx);
+    q.respond((await asked).id, { approved: true, grant: 'subtree' });
+    const d1 = await first;
+    expect(d1.action).toBe('allow');
+    const d2 = await guard.check({ tool: 'WebFetch', args: { url: 'https://ask.example/other/page' } }, ctx);
+    expect(d2.action).toBe('allow');
+    expect(q.pending()).toHaveLength(0);
+    // Twins: another session is asked; the grant is by session, host and method.
+    const elsewhere = firstValueFrom(q.requests$.pipe(take(1)));
+    const other = guard.check(
+      { tool: 'WebFetch', args: { url: 'https://ask.example/a' } },
+      { ...ctx, sessionId: 's2' },
+    );
+    const r3 = await elsewhere;
+    expect(r3.sessionId).toBe('s2');
+    q.respond(r3.id, { approved: false });
+    expect((await other).action).toBe('deny');
+  });
   it('twin: a host nobody prompts for is not asked about', async () => {
     const q = queue();
     const guard = createGuard({ plugins: [hostPolicy, approvals({ strategy: q })] });
