@@ -78,7 +78,7 @@ describe('approvals in the browser', () => {
 
     await a
       .getByLabel('Scope of an approval')
-      .selectOption({ label: 'This session: the folder and everything below it' });
+      .selectOption({ label: 'This session: the folder and everything below it, or the host' });
     await a.getByLabel('Reason (recorded in the audit trail)').fill('plan is fine');
     await a.getByRole('button', { name: 'Allow' }).click();
     await b.getByLabel('Reason (recorded in the audit trail)').fill('no tokens in secrets');

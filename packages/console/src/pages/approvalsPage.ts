@@ -4,8 +4,8 @@ import { html, type Raw } from './html.js';
 /** The scopes a person can give, in the words the page uses, and the `GrantScope` each one is. */
 export const SCOPES: ReadonlyArray<{ value: 'once' | 'subtree' | 'directory'; label: string }> = [
   { value: 'once', label: 'Once (this call only)' },
-  { value: 'subtree', label: 'This session: the folder and everything below it' },
-  { value: 'directory', label: 'This session: files directly in this folder' },
+  { value: 'subtree', label: 'This session: the folder and everything below it, or the host' },
+  { value: 'directory', label: 'This session: files directly in this folder, or the host' },
 ];
 
 function seconds(ms: number): string {
