@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { extractAccesses } from '../../src/index.js';
 import { parseIndex } from '../../src/programs/vcs/git/gitIndex.js';
 import { patchTargets } from '../../src/programs/vcs/git/patchTargets.js';
-import { context, sh, verdict } from './envJudge.js';
+import { context, sh, touchesEnv, verdict } from './envJudge.js';
 
 // Real repositories in temp dirs, judged under the issue's `**/.env` deny (see envJudge.ts).
 
@@ -163,6 +163,45 @@ describe('tracked files come from .git/index', () => {
     writeFileSync(join(d, '.git/index'), 'not an index');
     expect(verdict('git status', d)).toMatch(/^deny/);
     expect(parseIndex(Buffer.from('DIRC\0\0\0\x09\0\0\0\0'))).toBeNull();
+  });
+});
+
+describe('after code nobody analysed on the same line', () => {
+  // `npm test; git status` in a project with a gitignored .env: the tests could have run `git add -f .env`,
+  // so which files are tracked is not known — an uncertain access (the sandbox confines it), never a certain
+  // access of .env (a false deny of the everyday line).
+  function withIgnoredEnv(): string {
+    const d = repo();
+    writeFileSync(join(d, '.gitignore'), '.env\n');
+    writeFileSync(join(d, '.env'), 'KEY=secret\n');
+    sh(d, 'git', 'add', '.gitignore');
+    sh(d, 'git', 'commit', '-qm', 'ignore');
+    return d;
+  }
+
+  it('git status, diff, add -A, stash and stash pop are uncertain, not a certain access of the ignored .env', () => {
+    const d = withIgnoredEnv();
+    for (const c of [
+      'node t.js; git status',
+      'node t.js && git diff',
+      'node t.js; git add -A',
+      'node t.js; git stash',
+      'git stash && node t.js; git stash pop',
+    ]) {
+      const { accesses } = extractAccesses(c, context(d));
+      expect(touchesEnv(accesses.filter((a) => a.certain && a.realPath !== null)), c).toBeNull();
+      expect(
+        accesses.some((a) => !a.certain && a.origin.startsWith('shell:git')),
+        c,
+      ).toBe(true);
+    }
+  });
+
+  it('twins: alone they are certain and allowed; a line that tracks .env first is a certain deny', () => {
+    const d = withIgnoredEnv();
+    for (const c of ['git status', 'git diff', 'git add -A', 'git stash'])
+      expect(verdict(c, d), c).toBe('allow');
+    expect(verdict('git add -f .env && git status', d)).toMatch(/^deny .*\.env/);
   });
 });
 

@@ -89,6 +89,14 @@ export class GitCall {
       target = literal(real);
       prefix = rel;
     }
+    // Which files are tracked decides what git touches; when an earlier command of the line may have changed
+    // the index (`npm test; git status`: the tests could have `git add -f .env`), it is not known — the
+    // access is uncertain (the sandbox confines it), not every file for certain (a false deny of `.env`).
+    const changed = use === 'all' || this.repo.missing ? undefined : this.repo.trackedChanged();
+    if (changed !== undefined) {
+      this.uncertain(changed, op);
+      return;
+    }
     const filter =
       use === 'all' || this.repo.missing
         ? undefined

@@ -21,6 +21,12 @@ export interface RepoState extends GitRepo {
   configUncertain?: string;
   tracked(): TrackedSet | null;
   /**
+   * Why `tracked()` is null because of this line: an earlier command may write the index (code nobody
+   * analysed, a copy over it), so which files are tracked when git runs is not known. Undefined when the
+   * index is read (or too large to parse, which is no news the line brings).
+   */
+  trackedChanged(): string | undefined;
+  /**
    * The ignore rules. `ownWrites`: the command itself writes beneath the worktree, so the line's writes
    * seen during the walk include its own — then the root's ignore files are checked now (before its own
    * accesses exist) and an existing nested `.gitignore` counts as unknown.
@@ -52,6 +58,11 @@ export function loadRepoState(cx: CommandContext, repo: GitRepo): RepoState {
     config,
     hasRef: (name) => hasRef(repo.gitDir, commonDir, name),
     configUncertain,
+    trackedChanged() {
+      return this.tracked() === null && lineMayWrite(cx, `${repo.gitDir}/index`)
+        ? `${repo.gitDir}/index may be written by an earlier command of the line: which files are tracked is not known`
+        : undefined;
+    },
     tracked() {
       if (tracked !== undefined) return tracked;
       const indexPath = `${repo.gitDir}/index`;
