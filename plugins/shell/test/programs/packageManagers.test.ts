@@ -137,6 +137,40 @@ describe('package managers: attacks', () => {
   });
 });
 
+describe('pip builds a local project with its own backend', () => {
+  // Under strace, setuptools' `pip install -e .` opens the directory, pyproject.toml, the package and its
+  // egg-info — never a gitignored .env: the project is listed, and the backend's run is uncertain (the
+  // sandbox confines it), not a certain read of every file in it (a false deny of .env).
+  it('pip install -e . and pip install . list the project and are uncertain; no certain access of .env', () => {
+    const d = project({});
+    writeFileSync(join(d, '.env'), 'KEY=secret\n');
+    writeFileSync(join(d, 'pyproject.toml'), '[project]\nname = "x"\n');
+    for (const cmd of ['pip install -e .', 'pip install .', 'pip wheel .']) {
+      const r = extractAccesses(cmd, context(d));
+      expect(r.uncertain, cmd).toBe(true);
+      expect(accesses(cmd, d), cmd).toContain(`list ${d}`);
+      expect(
+        r.accesses.some(
+          (a) =>
+            a.certain &&
+            a.op === 'read' &&
+            a.realPath !== null &&
+            (a.realPath === join(d, '.env') || (a.scope === 'subtree' && a.realPath === d)),
+        ),
+        cmd,
+      ).toBe(false);
+    }
+  });
+
+  it('twin: a local archive is read (pip reads the file; a wheel runs no backend, an sdist does)', () => {
+    const d = project({});
+    writeFileSync(join(d, 'x-1.0-py3-none-any.whl'), 'PK');
+    expect(accesses('pip install ./x-1.0-py3-none-any.whl', d)).toContain(
+      `read* ${join(d, 'x-1.0-py3-none-any.whl')}`,
+    );
+  });
+});
+
 describe('python environments', () => {
   it('uv and poetry use the project .venv; pip needs the target on the command line', () => {
     const d = mkdtempSync(join(tmpdir(), 'tg-py-'));

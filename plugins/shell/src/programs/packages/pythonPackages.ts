@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import { parseArgs, values } from '../argv.js';
@@ -135,11 +135,16 @@ const pip: CommandHandler = (cx) => {
   );
   for (const t of targets) cx.write(t, { scope: 'subtree', tag: 'target' });
   // A local project or archive is built by its own build backend (setup.py): code from the workspace.
+  // A project directory is not read whole: what the backend opens is its own (under strace, setuptools'
+  // `pip install -e .` opens the directory, pyproject.toml, the package and its egg-info — never a
+  // gitignored .env), and the backend's run is uncertain anyway: the directory is listed, the run confined.
   for (const f of [...rest, ...values(p, '-e', '--editable')]) {
     if (/^(\.{0,2}\/|~|file:)/.test(f.value) || f.value === '.') {
-      cx.read(f, { scope: 'subtree', tag: 'local-project' });
-      if (name === 'install' || name === 'wheel')
-        cx.uncertain(`pip ${name} ${f.raw} runs the project's build backend`);
+      const builds = name === 'install' || name === 'wheel';
+      if (builds && !f.value.startsWith('file:') && isDirectory(cx.resolveDir(f)))
+        cx.emit(f, 'list', { tag: 'local-project' });
+      else cx.read(f, { scope: 'subtree', tag: 'local-project' });
+      if (builds) cx.uncertain(`pip ${name} ${f.raw} runs the project's build backend`);
     }
   }
   if (sub?.uncertain !== undefined) cx.uncertain('pip: the subcommand is not known');
@@ -154,6 +159,14 @@ const pip: CommandHandler = (cx) => {
   )
     cx.uncertain(`pip ${name}: not a command we model`);
 };
+
+function isDirectory(real: string | null): boolean {
+  try {
+    return real !== null && statSync(real).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** uv: project commands use the project's `.venv`; `uv pip` follows pip; `uv run` runs its command there. */
 const uv: CommandHandler = (cx) => {
