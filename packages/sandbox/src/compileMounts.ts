@@ -130,6 +130,22 @@ export function compileMounts(
   const guard = guardMounts(guardPathsOf(policy, ctx), options.readOnly ?? [], realOf, ctx.home);
   const frozen = guard.frozen;
   for (const [p, why] of guard.candidates) candidates.set(p, why);
+  // Sockets of daemons that act as root for whoever connects (docker, podman, containerd, snapd…): a socket
+  // stays connectable on a read-only mount, so the sandboxed command could ask the daemon to run a
+  // privileged container with `/` mounted — every mask escaped. Masked unless the policy lets the sandbox
+  // write to that very socket.
+  const daemons = new Set<string>();
+  for (const sock of daemonSockets(ctx)) {
+    const real = realOf(sock);
+    if (real === undefined) continue;
+    try {
+      if (!statSync(real).isSocket()) continue;
+    } catch {
+      continue;
+    }
+    daemons.add(real);
+    if (!candidates.has(sock)) candidates.set(sock, "a root daemon's socket (it would act for the sandbox)");
+  }
   const { matches, walked } =
     globs.length > 0 ? globMatches(globs, options.walk) : { matches: [], walked: 0 };
   for (const m of matches) if (!candidates.has(m)) candidates.set(m, 'matches a glob rule');
@@ -148,7 +164,7 @@ export function compileMounts(
     const read = judge(lexical, real, 'read') && (lexical === real || judge(real, real, 'read'));
     const write = read && judge(lexical, real, 'write') && (lexical === real || judge(real, real, 'write'));
     const kind: MountOp['kind'] =
-      !read || guard.hidden.has(real)
+      !read || guard.hidden.has(real) || (daemons.has(real) && !write)
         ? isDir
           ? 'mask-dir'
           : 'mask-file'
@@ -192,6 +208,35 @@ export function compileMounts(
       ? kept
       : [...kept, ...pins].sort((a, b) => depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : 1));
   return { base, writableRoot, ops, walked, cwd: ctx.cwd };
+}
+
+/**
+ * Where root-equivalent daemons listen (docker-run(1) "DOCKER_HOST", podman's `CONTAINER_HOST`, rootless
+ * docker's `$XDG_RUNTIME_DIR/docker.sock`, containerd, CRI-O, BuildKit, snapd, libvirt).
+ */
+export function daemonSockets(ctx: Pick<CallContext, 'home' | 'env'>): string[] {
+  const uid = process.getuid?.() ?? 0;
+  const runtime = ctx.env?.XDG_RUNTIME_DIR || `/run/user/${uid}`;
+  const list = [
+    '/run/docker.sock',
+    '/var/run/docker.sock',
+    `${runtime}/docker.sock`,
+    `${ctx.home}/.docker/run/docker.sock`,
+    '/run/podman/podman.sock',
+    `${runtime}/podman/podman.sock`,
+    '/run/containerd/containerd.sock',
+    '/run/crio/crio.sock',
+    '/run/buildkit/buildkitd.sock',
+    '/run/snapd.socket',
+    '/run/snapd-snap.socket',
+    '/run/libvirt/libvirt-sock',
+  ];
+  for (const name of ['DOCKER_HOST', 'CONTAINER_HOST']) {
+    const v = ctx.env?.[name];
+    if (typeof v === 'string' && v.startsWith('unix://') && v.length > 7)
+      list.push(v.slice('unix://'.length));
+  }
+  return list;
 }
 
 /**

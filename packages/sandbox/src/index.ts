@@ -1,7 +1,7 @@
 export type { SandboxNetwork } from './bwrapArgs.js';
 export { bwrapArgs } from './bwrapArgs.js';
 export type { CompileOptions } from './compileMounts.js';
-export { compileMounts } from './compileMounts.js';
+export { compileMounts, daemonSockets } from './compileMounts.js';
 export type { WalkBounds } from './globWalk.js';
 export type { SandboxLimits } from './limits.js';
 export { describeLimits, KILL_AFTER_MS, limitsOf, WALL_TIME_EXIT } from './limits.js';

@@ -50,6 +50,56 @@ describe('docker: build contexts and compose .env files are reads', () => {
   });
 });
 
+describe("docker run hands the container what its options name (docker-run(1)); its command is the container's", () => {
+  it('attack (was allowed): --privileged, a host pid/ipc/uts/user namespace, devices, capabilities, --volumes-from, -H are uncertain', () => {
+    for (const cmd of [
+      'docker run --rm --privileged --pid=host alpine nsenter -t 1 -m cat etc/shadow',
+      'docker run --rm --pid host alpine true',
+      'docker run --rm --ipc=host alpine true',
+      'docker run --rm --userns=host alpine true',
+      'docker run --rm --device /dev/sda alpine true',
+      'docker run --rm --cap-add SYS_ADMIN alpine true',
+      'docker run --rm --security-opt apparmor=unconfined alpine true',
+      'docker run --rm --volumes-from web alpine true',
+      'docker -H tcp://10.0.0.5:2375 run --rm alpine true',
+      'docker create --privileged alpine',
+      'docker container run --rm --privileged alpine true',
+    ])
+      expect(result(cmd).uncertain, cmd).toBe(true);
+  });
+
+  it("a bind mount is the container's access to that host path: ro a read of the subtree, rw a write and uncertain", () => {
+    expect(run('docker run --rm -v /etc:/k:ro alpine ls /k')).toContain('read* /etc');
+    expect(run('docker run --rm --mount type=bind,source=/etc,target=/k,readonly alpine ls')).toContain(
+      'read* /etc',
+    );
+    const rw = result('docker run --rm -v /srv/data:/data alpine true');
+    expect(formatAll(rw.accesses)).toContain('write* /srv/data');
+    expect(rw.uncertain).toBe(true);
+    expect(run('docker run --rm -v~/.ssh:/k:ro alpine true')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^read\* .*\.ssh$/)]),
+    );
+  });
+
+  it("twins: the command and paths inside the container, named volumes and tmpfs are not this machine's", () => {
+    for (const cmd of [
+      'docker run --rm alpine cat /etc/shadow',
+      'docker run --rm -v data:/data alpine ls /data',
+      'docker run --rm --mount type=volume,source=data,target=/data alpine true',
+      'docker run --rm --tmpfs /run alpine true',
+      'docker run -d -p 8080:80 --name web -e A=1 nginx',
+    ]) {
+      const r = result(cmd);
+      expect(r.uncertain, cmd).toBe(false);
+      expect(
+        formatAll(r.accesses).filter((a) => /^(read|write)/.test(a)),
+        cmd,
+      ).toEqual([]);
+    }
+    expect(run('docker run --rm --env-file .env alpine env')).toContain(`read ${dir}/.env`);
+  });
+});
+
 describe('extraction creates names nobody has seen: the worst case applies', () => {
   it('tar -x and unzip of an archive they cannot read mark their target as unknown beneath', () => {
     for (const cmd of [

@@ -58,7 +58,11 @@ const docker: CommandHandler = (cx) => {
   }
   if (sub?.value !== 'exec' || sub.uncertain !== undefined) {
     buildContext(cx, cx.args);
-    cx.unknownOperands(cx.args);
+    const own = runOwnArgs(cx, cx.args);
+    // run/create: the options are judged (mounts, host flags, files); their other values and the image's
+    // command are the container's. Any other subcommand: the unknown-command rule, mounts taken out.
+    if (own !== undefined) hostReach(cx, own);
+    else cx.unknownOperands(hostReach(cx, cx.args));
     return;
   }
   const p = parseArgs(rest, DOCKER_EXEC);
@@ -66,6 +70,138 @@ const docker: CommandHandler = (cx) => {
   for (const o of p.opts) if (o.name === '--env-file' && o.value) cx.read(o.value, { tag: 'env-file' });
   if (p.operands.length < 2) cx.uncertain('docker exec without a container and command');
 };
+
+// `docker run --help` (Docker 24+): the options that take a value (the word after, unless `--opt=value`).
+const RUN_VALUE_SHORT = new Set(['-a', '-c', '-e', '-h', '-l', '-m', '-p', '-u', '-v', '-w']);
+const RUN_VALUE_LONG = new Set(
+  (
+    'add-host annotation attach blkio-weight blkio-weight-device cap-add cap-drop cgroup-parent cgroupns cidfile ' +
+    'cpu-count cpu-percent cpu-period cpu-quota cpu-rt-period cpu-rt-runtime cpu-shares cpus cpuset-cpus ' +
+    'cpuset-mems detach-keys device device-cgroup-rule device-read-bps device-read-iops device-write-bps ' +
+    'device-write-iops dns dns-option dns-search domainname entrypoint env env-file expose gpus group-add ' +
+    'health-cmd health-interval health-retries health-start-interval health-start-period health-timeout hostname ' +
+    'ip ip6 ipc isolation kernel-memory label label-file link link-local-ip log-driver log-opt mac-address memory ' +
+    'memory-reservation memory-swap memory-swappiness mount name network net network-alias oom-score-adj pid ' +
+    'pids-limit platform publish pull restart runtime security-opt shm-size stop-signal stop-timeout storage-opt ' +
+    'sysctl tmpfs ulimit user userns uts volume volume-driver volumes-from workdir'
+  )
+    .split(' ')
+    .map((o) => `--${o}`),
+);
+
+/**
+ * `docker run|create [OPTIONS] IMAGE [COMMAND…]` (also `container run|create`): the options are this
+ * machine's business; the image's command runs inside the container, its paths are the container's — not
+ * judged here (as for `docker exec`). `--env-file`/`--label-file` are read here, `--cidfile` written. The
+ * options are returned for `hostReach`; undefined for any other subcommand.
+ */
+function runOwnArgs(cx: CommandContext, args: readonly Field[]): readonly Field[] | undefined {
+  let k = args[0]?.value === 'container' ? 1 : 0;
+  if (!['run', 'create'].includes(args[k]?.value ?? '') || args[k]!.uncertain !== undefined) return undefined;
+  k++;
+  const own = args.slice(0, k);
+  for (; k < args.length; k++) {
+    const f = args[k]!;
+    if (f.uncertain !== undefined || !f.value.startsWith('-') || f.value === '-') break; // the image
+    own.push(f);
+    if (f.value === '--') {
+      k++;
+      break;
+    }
+    const eq = f.value.indexOf('=');
+    const name = eq < 0 ? f.value : f.value.slice(0, eq);
+    let value: Field | undefined;
+    if (eq >= 0) value = { ...f, value: f.value.slice(eq + 1), raw: f.value.slice(eq + 1) };
+    else if (RUN_VALUE_LONG.has(name) || RUN_VALUE_SHORT.has(name)) {
+      value = args[++k];
+      if (value) own.push(value);
+    }
+    if (value === undefined) continue;
+    if (name === '--env-file' || name === '--label-file') cx.read(value, { tag: name.slice(2) });
+    else if (name === '--cidfile') cx.write(value, { tag: 'cidfile' });
+  }
+  // The image (a name, never a path of this machine) and the command the container runs are not ours.
+  return own.filter((f) => !['--env-file', '--label-file', '--cidfile'].includes(f.value));
+}
+
+/** Flags that hand a container the host itself (root on this machine, through the daemon). */
+const HOST_FLAGS =
+  /^--(?:privileged|cap-add|device|device-cgroup-rule|security-opt|volumes-from|host)(?:=|$)|^-H$|^--(?:pid|ipc|uts|userns|cgroupns|network|net)=host$/;
+const HOST_NAMESPACE = new Set(['--pid', '--ipc', '--uts', '--userns', '--cgroupns', '--network', '--net']);
+
+/**
+ * What a container is given of this machine (docker-run(1) `-v`, `--mount`, `--privileged`…): the daemon is
+ * root, so a bind mount is the container's access to that host path — a read of the subtree (`:ro`,
+ * `readonly`), else a write of it, and code nobody analysed acting on it (uncertain); a flag that hands it
+ * the host (privileged, a host namespace, devices, capabilities, another container's volumes, another
+ * daemon) is uncertain. Returns the arguments left for the unknown-command rule (mount specs taken out).
+ */
+function hostReach(cx: CommandContext, args: readonly Field[]): readonly Field[] {
+  const rest: Field[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const f = args[k]!;
+    const v = f.value;
+    if (
+      f.uncertain === undefined &&
+      (HOST_FLAGS.test(v) || (HOST_NAMESPACE.has(v) && args[k + 1]?.value === 'host'))
+    ) {
+      cx.uncertain(`docker ${v}${HOST_NAMESPACE.has(v) ? ' host' : ''} hands the container this machine`);
+      rest.push(f);
+      continue;
+    }
+    const m = /^(-v|--volume|--mount)(?:=(.*))?$/.exec(v) ?? /^(-v)(.+)$/.exec(v);
+    if (!m || f.uncertain !== undefined) {
+      rest.push(f);
+      continue;
+    }
+    let spec: Field | undefined;
+    if (m[2] !== undefined) spec = { ...f, value: m[2], raw: m[2] };
+    else {
+      spec = args[k + 1];
+      k++;
+    }
+    if (spec === undefined) continue;
+    mount(cx, spec, m[1] === '--mount');
+  }
+  return rest;
+}
+
+function mount(cx: CommandContext, spec: Field, long: boolean): void {
+  if (spec.uncertain !== undefined) {
+    cx.uncertain(`docker: the mount ${spec.raw} is not known`);
+    return;
+  }
+  let src: string | undefined;
+  let ro = false;
+  if (long) {
+    const kv = new Map(
+      spec.value.split(',').map((p) => {
+        const eq = p.indexOf('=');
+        return [eq < 0 ? p : p.slice(0, eq), eq < 0 ? 'true' : p.slice(eq + 1)] as const;
+      }),
+    );
+    if ((kv.get('type') ?? 'volume') !== 'bind') return; // a named volume or a tmpfs: nothing of this machine
+    src = kv.get('source') ?? kv.get('src');
+    ro = ['true', '1'].includes(kv.get('readonly') ?? kv.get('ro') ?? 'false');
+  } else {
+    const parts = spec.value.split(':');
+    if (parts.length < 2) return; // `-v /data`: an anonymous volume
+    src = parts[0];
+    ro = (parts[2] ?? '').split(',').includes('ro');
+  }
+  if (src === undefined || src === '') {
+    cx.uncertain(`docker: the mount ${spec.raw} names no source`);
+    return;
+  }
+  // A name without a slash is a named volume (docker keeps it), not a path of this machine.
+  if (!/^[/.~]/.test(src)) return;
+  const at: Field = { ...spec, value: src, raw: src, tilde: src.startsWith('~') };
+  if (ro) cx.read(at, { scope: 'subtree', tag: 'mount' });
+  else {
+    cx.write(at, { scope: 'subtree', tag: 'mount' });
+    cx.uncertain(`docker: code in the container writes ${src}, mounted read-write`);
+  }
+}
 
 /** `kubectl exec POD [-c C] -- CMD…` runs CMD in the pod; kubeconfig and certificate files are local reads. */
 const kubectl: CommandHandler = (cx) => {
