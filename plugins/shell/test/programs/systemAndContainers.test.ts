@@ -100,6 +100,53 @@ describe("docker run hands the container what its options name (docker-run(1)); 
   });
 });
 
+describe('docker compose runs what its compose files say (configuration the agent may have written)', () => {
+  const withCompose = (text: string, name = 'compose.yaml') => {
+    const d = mkdtempSync(join(tmpdir(), 'tg-compose-'));
+    writeFileSync(join(d, name), text);
+    return { d, r: (cmd: string) => extractAccesses(cmd, fakeContext({}, d), {}, d) };
+  };
+  it('attack (was allowed): a privileged service, a host namespace, a bind mount of / or of the project: uncertain', () => {
+    for (const text of [
+      'services:\n  x:\n    image: alpine\n    privileged: true\n',
+      'services:\n  x:\n    image: alpine\n    pid: host\n',
+      'services:\n  x:\n    image: alpine\n    volumes:\n      - /:/host\n',
+      'services:\n  x:\n    image: alpine\n    volumes:\n      - "./src:/app/src:ro"\n',
+      'services:\n  x:\n    image: alpine\n    volumes:\n      - type: bind\n        source: /etc\n        target: /e\n',
+      'services:\n  x:\n    extends:\n      file: other.yml\n      service: y\n',
+    ]) {
+      const { d, r } = withCompose(text);
+      try {
+        expect(r('docker compose up -d').uncertain, text).toBe(true);
+        expect(r('docker-compose run --rm x').uncertain, text).toBe(true);
+      } finally {
+        rmSync(d, { recursive: true, force: true });
+      }
+    }
+  });
+  it('twins: named volumes and ports only are certain; ps/logs/down do not run containers', () => {
+    const { d, r } = withCompose(
+      'services:\n  db:\n    image: postgres:16\n    ports:\n      - "5432:5432"\n    volumes:\n      - pgdata:/var/lib/postgresql/data\nvolumes:\n  pgdata: {}\n',
+    );
+    try {
+      expect(r('docker compose up -d').uncertain).toBe(false);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+    const priv = withCompose(
+      'services:\n  x:\n    image: alpine\n    privileged: true\n',
+      'docker-compose.yml',
+    );
+    try {
+      for (const cmd of ['docker compose ps', 'docker compose logs x', 'docker compose down'])
+        expect(priv.r(cmd).uncertain, cmd).toBe(false);
+      expect(priv.r('docker compose up').uncertain).toBe(true);
+    } finally {
+      rmSync(priv.d, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('extraction creates names nobody has seen: the worst case applies', () => {
   it('tar -x and unzip of an archive they cannot read mark their target as unknown beneath', () => {
     for (const cmd of [

@@ -267,6 +267,42 @@ const BUILD_FLAGS = new Set([
  * may build (`up`, `build`, `run`, `create`) send build contexts named inside the compose file: the project
  * directory is read as a subtree. Everything else stays an unknown command's operands.
  */
+/** The files `docker compose` reads when none is named (compose-spec: the first two; the override file too). */
+const COMPOSE_FILES = [
+  'compose.yaml',
+  'compose.yml',
+  'docker-compose.yaml',
+  'docker-compose.yml',
+  'compose.override.yaml',
+  'compose.override.yml',
+  'docker-compose.override.yaml',
+  'docker-compose.override.yml',
+];
+
+/**
+ * Keys of the compose specification that hand a container this machine (`privileged`, host namespaces,
+ * devices, capabilities, other containers' volumes, other files merged in), and the bind-mount forms
+ * (`- ./src:/app`, `- /:/host`, `type: bind`, `source: /…`). Read as text, not parsed: a match is never
+ * proof of safety, only a reason to be uncertain — so any spelling of them counts.
+ */
+const COMPOSE_HOST =
+  /^\s*(?:privileged|pid|ipc|uts|userns_mode|cgroup|network_mode|devices|device_cgroup_rules|cap_add|security_opt|volumes_from|extends|include|sysctls)\s*:|^\s*-\s*["']?(?:[/.~$]|[A-Za-z]:\\)[^:"'\s]*:|^\s*(?:-\s*)?type\s*:\s*["']?bind|^\s*(?:-\s*)?source\s*:\s*["']?[/.~$]/m;
+
+function composeHandsHost(cx: CommandContext, files: readonly Field[]): void {
+  for (const f of files) {
+    const r = cx.readContent(f, 1024 * 1024);
+    if ('uncertain' in r) {
+      cx.uncertain(`docker compose: ${f.raw} cannot be read: ${r.uncertain}`);
+      return;
+    }
+    const m = COMPOSE_HOST.exec(r.text);
+    if (m) {
+      cx.uncertain(`docker compose: ${f.raw} hands a container this machine (${m[0].trim()})`);
+      return;
+    }
+  }
+}
+
 function compose(cx: CommandContext, args: readonly Field[]): void {
   const project = args.find((_f, k) => args[k - 1]?.value === '--project-directory') ?? literal('.');
   const files = args.filter((_f, k) => ['-f', '--file'].includes(args[k - 1]?.value ?? ''));
@@ -279,6 +315,13 @@ function compose(cx: CommandContext, args: readonly Field[]): void {
   if (args.some((f) => f.uncertain !== undefined)) cx.uncertain('docker compose: an argument is not known');
   if (args.some((f) => ['up', 'build', 'run', 'create'].includes(f.value)))
     cx.read(project, { scope: 'subtree', tag: 'build-context' });
+  // What the containers are handed is written in the compose files — configuration the agent may have
+  // written (prove or sandbox): bind mounts and host-reaching keys make the run uncertain.
+  if (args.some((f) => ['up', 'run', 'create', 'start', 'restart'].includes(f.value)))
+    composeHandsHost(
+      cx,
+      files.length > 0 ? files : COMPOSE_FILES.map((name) => join(project, name)).filter((f) => cx.exists(f)),
+    );
   cx.unknownOperands(args.filter((f) => !files.includes(f) && !envFiles.includes(f) && f !== project));
 }
 
