@@ -165,6 +165,28 @@ export async function dialTunnel(host: string, port: number, options: DialOption
   });
 }
 
+/**
+ * Joins a client to the tunnel dialled for it: `answer` tells the client the tunnel is up (CONNECT's 200,
+ * SOCKS' reply 0), the bytes it sent early (`rest`) go first, then both directions are piped; an error or
+ * the client's close ends the other side. A client gone while dialling closes the tunnel.
+ */
+export function relay(client: Socket, upstream: Socket, answer: string | Buffer, rest: Buffer): void {
+  if (client.destroyed) {
+    upstream.destroy();
+    return;
+  }
+  client.setNoDelay(true);
+  client.write(answer);
+  if (rest.length > 0) upstream.write(rest);
+  upstream.pipe(client);
+  client.pipe(upstream);
+  upstream.resume();
+  client.resume();
+  upstream.on('error', () => client.destroy());
+  client.on('error', () => upstream.destroy());
+  client.on('close', () => upstream.destroy());
+}
+
 /** A connection to the upstream proxy itself. */
 export function dialUpstream(upstream: Upstream): Promise<Socket> {
   const socket = net().connect({ host: upstream.host, port: upstream.port });

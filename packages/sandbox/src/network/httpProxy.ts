@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { type NetMethod, normaliseHost } from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
 import { denialText, httpResponse } from './denial.js';
-import { type DialOptions, dialTunnel, dialUpstream, UpstreamRefused, viaUpstream } from './dial.js';
+import { type DialOptions, dialTunnel, dialUpstream, relay, UpstreamRefused, viaUpstream } from './dial.js';
 import {
   BodyTracker,
   clientResponseHead,
@@ -266,15 +266,5 @@ async function tunnel(
   } catch (error) {
     return refuse(client, 502, 'Bad Gateway', unreachable(host, port, error));
   }
-  if (client.destroyed) return void upstream.destroy();
-  client.setNoDelay(true);
-  client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-  if (rest.length > 0) upstream.write(rest);
-  upstream.pipe(client);
-  client.pipe(upstream);
-  upstream.resume();
-  client.resume();
-  upstream.on('error', () => client.destroy());
-  client.on('error', () => upstream.destroy());
-  client.on('close', () => upstream.destroy());
+  relay(client, upstream, 'HTTP/1.1 200 Connection Established\r\n\r\n', rest);
 }

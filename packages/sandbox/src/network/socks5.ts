@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { normaliseHost } from '@toolgate/core';
 import type { ConnectionRecord } from './connectionRecord.js';
-import { type DialOptions, dialTunnel } from './dial.js';
+import { type DialOptions, dialTunnel, relay } from './dial.js';
 import { type Judge, record } from './judge.js';
 import { tunnelScheme } from './target.js';
 
@@ -139,16 +139,6 @@ export async function serveSocks5(
     if (client.writable) client.end(reply(code === 'EUPSTREAM' ? REPLY.failure : errnoReply(code)));
     return;
   }
-  if (client.destroyed) return void upstream.destroy();
-  client.setNoDelay(true);
-  client.write(reply(REPLY.ok));
-  if (rest.length > 0) upstream.write(rest);
-  upstream.pipe(client);
-  client.pipe(upstream);
-  upstream.resume();
-  client.resume();
-  upstream.on('error', () => client.destroy());
-  client.on('error', () => upstream.destroy());
-  client.on('close', () => upstream.destroy());
+  relay(client, upstream, reply(REPLY.ok), rest);
   upstream.on('close', () => client.destroy());
 }

